@@ -1,0 +1,17 @@
+/** tRPC over HTTP for the web UI: the same procedures as /tools, behind the same checks. */
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { fail } from "@/server/api/envelope";
+import { checkRequest } from "@/server/api/security";
+import { appRouter } from "@/server/api/trpc";
+import { getKiln } from "@/server/runtime";
+
+export const dynamic = "force-dynamic";
+
+async function handler(req: Request) {
+  const kiln = await getKiln();
+  const refused = checkRequest(req, kiln.config);
+  if (refused) return fail(refused.status, refused.error);
+  return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: () => ({ kiln }) });
+}
+
+export { handler as GET, handler as POST };

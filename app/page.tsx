@@ -1,0 +1,73 @@
+/** `/`: the service's status and its tool catalogue, for people. */
+import { headers } from "next/headers";
+import { catalogue, type CatalogueEntry } from "@/server/api/catalogue";
+import { checkOrigin } from "@/server/api/security";
+import { getKiln } from "@/server/runtime";
+import { listScenes, sceneObjects } from "@/server/scene/state";
+import { APPS } from "@/server/scene/types";
+import { TOOL_GROUPS } from "@/server/tools/define-tool";
+
+export const dynamic = "force-dynamic";
+
+const GROUP_TITLES: Record<string, string> = {
+  editor: "Editor", version_control: "Version control", transactions: "Transactions", pipeline: "Pipeline", recipes: "Recipes",
+};
+
+function paramsOf(tool: CatalogueEntry): string[] {
+  const props = (tool.input.properties ?? {}) as Record<string, unknown>;
+  const required = new Set((tool.input.required ?? []) as string[]);
+  return Object.keys(props).map((k) => (required.has(k) ? k : `${k}?`));
+}
+
+export default async function Home() {
+  const kiln = await getKiln();
+  const h = await headers();
+  const refused = checkOrigin(new Request("http://kiln/", { headers: h }), kiln.config);
+  if (refused) return <main className="page"><p>{refused.error.message}</p></main>;
+  const state = kiln.workspace.state;
+  const tools = catalogue();
+  const address = `http://${h.get("host") ?? `${kiln.config.host}:${kiln.config.port}`}`;
+  return (
+    <main className="page">
+      <div className="brand"><h1>Kiln</h1><span className="tag">tool server for Blender, Unity and Godot scenes</span></div>
+      <div className="grid">
+        <section className="card">
+          <h3>Service</h3>
+          <dl className="kv">
+            <dt>Address</dt><dd>{address}</dd>
+            <dt>Database</dt><dd>{kiln.config.provider === "sqlite" ? `SQLite (${kiln.config.databaseUrl.slice(5)})` : "PostgreSQL"}</dd>
+            <dt>Branch</dt><dd>{kiln.workspace.branch}</dd>
+            <dt>Operations</dt><dd>{kiln.workspace.seq}</dd>
+            <dt>Auth</dt><dd>{kiln.config.token ? "bearer token required" : "none (loopback only)"}</dd>
+          </dl>
+        </section>
+        {APPS.map((app) => (
+          <section className="card" key={app}>
+            <h3>{app} <span className="muted">(embedded scene)</span></h3>
+            <dl className="kv">
+              {listScenes(state, app).map((s) => (
+                <><dt key={`${s.name}-k`}>{s.name}</dt><dd key={`${s.name}-v`}>{sceneObjects(state, s).length} objects</dd></>
+              ))}
+            </dl>
+          </section>
+        ))}
+      </div>
+      <p className="muted">Call any tool at <code>{address}/tools/&lt;name&gt;</code>; <a href="/tools">GET /tools</a> returns this catalogue as JSON with JSON Schemas.</p>
+      {TOOL_GROUPS.filter((g) => tools.some((t) => t.group === g)).map((group) => (
+        <section key={group}>
+          <h2>{GROUP_TITLES[group]}</h2>
+          {tools.filter((t) => t.group === group).map((tool) => (
+            <div className="tool" key={tool.name} id={tool.name}>
+              <div className="tool-head">
+                <span className="tool-name">{tool.name}</span>
+                {tool.methods.map((m) => <span className="method" key={m}>{m}</span>)}
+                <span>{tool.description}</span>
+              </div>
+              <div className="params">params: {paramsOf(tool).length ? paramsOf(tool).map((p, i) => <span key={p}>{i ? ", " : ""}<code>{p}</code></span>) : "none"}</div>
+            </div>
+          ))}
+        </section>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+/** `/screenshots/<id>.png`: PNGs written by take_screenshot. The id is checked, so no path escapes. */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fail } from "@/server/api/envelope";
+import { checkRequest } from "@/server/api/security";
+import { getKiln } from "@/server/runtime";
+
+export const dynamic = "force-dynamic";
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
+
+export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
+  const kiln = await getKiln();
+  const refused = checkRequest(req, kiln.config);
+  if (refused) return fail(refused.status, refused.error);
+  const { id } = await ctx.params;
+  if (!ID.test(id)) return fail(404, { code: "SCREENSHOT_NOT_FOUND", message: `No screenshot named "${id}".` });
+  try {
+    const png = await readFile(path.join(kiln.screenshotsDir, id));
+    return new Response(new Uint8Array(png), { headers: { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable" } });
+  } catch {
+    return fail(404, { code: "SCREENSHOT_NOT_FOUND", message: `No screenshot named "${id}".` });
+  }
+}

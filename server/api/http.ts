@@ -1,0 +1,71 @@
+/**
+ * `/tools/<name>`: the HTTP surface of the registry. Checks, parses and routes a request to the
+ * tool's tRPC procedure, and answers in the envelope. Bad input never reaches a handler.
+ */
+import { getKiln } from "../runtime";
+import { toolMethods } from "../tools/define-tool";
+import { findTool } from "../tools";
+import { fail, ok, toErrorBody } from "./envelope";
+import { checkRequest, readBody } from "./security";
+import { callTool } from "./trpc";
+
+/** Query parameters as an object; a repeated key becomes an array. */
+function queryParams(url: URL): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return { ...out };
+}
+
+function isJsonType(contentType: string | null): boolean {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
+}
+
+/** Parses the request's parameters or returns the error response. */
+async function readParams(req: Request, limit: number): Promise<{ params: unknown } | { response: Response }> {
+  if (req.method === "GET") return { params: queryParams(new URL(req.url)) };
+  const text = await readBody(req, limit);
+  if (text === null)
+    return { response: fail(413, { code: "BODY_TOO_LARGE", message: `The request body is larger than ${limit} bytes.`, details: { limit } }) };
+  if (text.trim() === "") return { params: {} };
+  if (!isJsonType(req.headers.get("content-type")))
+    return { response: fail(415, { code: "UNSUPPORTED_MEDIA_TYPE", message: "Send parameters as JSON with 'Content-Type: application/json'." }) };
+  try {
+    const params = JSON.parse(text);
+    if (params === null || typeof params !== "object" || Array.isArray(params))
+      return { response: fail(400, { code: "INVALID_PARAMS", message: "The JSON body must be an object of parameters." }) };
+    return { params };
+  } catch (e) {
+    return { response: fail(400, { code: "INVALID_JSON", message: `The body is not valid JSON: ${(e as Error).message}` }) };
+  }
+}
+
+/** Handles one request to `/tools/<name>`. */
+export async function handleToolRequest(req: Request, name: string): Promise<Response> {
+  let kiln;
+  try {
+    kiln = await getKiln();
+  } catch (e) {
+    const { status, error } = toErrorBody(e);
+    return fail(status, error);
+  }
+  const refused = checkRequest(req, kiln.config);
+  if (refused) return fail(refused.status, refused.error);
+  const tool = findTool(name);
+  if (!tool)
+    return fail(404, { code: "UNKNOWN_TOOL", message: `There is no tool named "${name}". GET /tools lists them.` });
+  const methods = toolMethods(tool);
+  if (!methods.includes(req.method))
+    return fail(405, { code: "METHOD_NOT_ALLOWED", message: `${tool.name} answers ${methods.join(" and ")}, not ${req.method}.` }, { allow: methods.join(", ") });
+  const parsed = await readParams(req, kiln.config.bodyLimit);
+  if ("response" in parsed) return parsed.response;
+  try {
+    return ok(await callTool({ kiln }, tool.name, parsed.params));
+  } catch (e) {
+    const { status, error } = toErrorBody(e);
+    return fail(status, error);
+  }
+}

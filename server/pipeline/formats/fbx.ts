@@ -1,0 +1,160 @@
+/**
+ * FBX binary (7.4) writer: builds a three.js scene from the interchange model and serialises it
+ * with @comfyorg/fbx-exporter-three (meshes, Phong-style materials, Null/Mesh/Light/Camera
+ * models, TRS animation curves). The reader lives in fbx-read.ts.
+ *
+ * What the writer adds on top of the exporter, and why:
+ * - UnitScaleFactor 100 (metres), see FBX_UNIT_SCALE.
+ * - FBX camera/light axis conventions (CAMERA_FIX/LIGHT_FIX), so DCC tools aim them correctly.
+ * - Track names use object UUIDs, because names with '.', '/', ':' or '[' break three's track parser.
+ */
+import {
+  AnimationClip,
+  BufferGeometry,
+  Color,
+  DirectionalLight,
+  Float32BufferAttribute,
+  Group,
+  Matrix4,
+  Mesh,
+  MeshStandardMaterial,
+  Object3D,
+  PerspectiveCamera,
+  PointLight,
+  PropertyBinding,
+  QuaternionKeyframeTrack,
+  Scene,
+  SpotLight,
+  Uint32BufferAttribute,
+  VectorKeyframeTrack,
+  type Light,
+  type Quaternion,
+} from "three";
+import { FBXExporter } from "@comfyorg/fbx-exporter-three";
+import { CAMERA_FIX, FBX_UNIT_SCALE, LIGHT_FIX, refixKey, refixMatrix } from "./fbx-conventions.js";
+import {
+  localMatrix,
+  uniqueNames,
+  unusedMeshWarnings,
+  validateScene,
+  type EncodeResult,
+  type InterchangeLight,
+  type InterchangeScene,
+} from "./interchange.js";
+
+/** Far planes beyond this are written as this: FBX has no infinite far plane. */
+const MAX_FAR = 1e9;
+
+function makeLight(l: InterchangeLight): Light {
+  const color = new Color().setRGB(...l.color); // raw linear values, as Blender writes FBX colours
+  const light =
+    l.type === "directional"
+      ? new DirectionalLight(color, l.intensity)
+      : l.type === "spot"
+        ? new SpotLight(color, l.intensity, l.range ?? 0, ((l.spotAngleDeg ?? 45) * Math.PI) / 180, 0)
+        : new PointLight(color, l.intensity, l.range ?? 0);
+  // The model's rotation carries the direction. A target would make the exporter add a LookAt
+  // constraint to an extra root model, which DCC tools then obey instead of the rotation.
+  (light as { target?: Object3D | null }).target = null;
+  return light;
+}
+
+/** Writes `<baseName>.fbx` (binary FBX 7.4, metres, Y up). */
+export async function encodeFbx(scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
+  validateScene(scene);
+  const warnings = unusedMeshWarnings(scene, "fbx");
+  const used = new Set(scene.nodes.map((n) => n.material));
+  scene.materials.forEach((m, k) => used.has(k) || warnings.push(`fbx: unused material "${m.name}" dropped`));
+
+  // FBXLoader binds animation tracks by sanitised model name, so those must be unique once
+  // sanitised; empty names would be replaced by the exporter with the model type.
+  const sanitized = scene.nodes.map((n, i) => PropertyBinding.sanitizeNodeName(n.name.replace(/\0/g, "")) || `node_${i}`);
+  const unique = scene.animations.length ? uniqueNames(sanitized) : sanitized;
+  const names = scene.nodes.map((n, i) => {
+    const clean = n.name.replace(/\0/g, "");
+    const name = unique[i] === sanitized[i] && clean ? clean : unique[i];
+    if (name !== n.name) warnings.push(`fbx: node "${n.name}" written as "${name}" (names must be unique and non-empty once sanitised)`);
+    return name;
+  });
+
+  const geometries = scene.meshes.map((m) => {
+    const g = new BufferGeometry();
+    g.setAttribute("position", new Float32BufferAttribute(m.positions, 3));
+    g.setAttribute("normal", new Float32BufferAttribute(m.normals, 3));
+    g.setIndex(new Uint32BufferAttribute(m.indices, 1));
+    g.name = m.name;
+    return g;
+  });
+  const materials = scene.materials.map((m) => {
+    const mat = new MeshStandardMaterial({ name: m.name, metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
+    mat.color.setRGB(m.color[0], m.color[1], m.color[2]);
+    return mat;
+  });
+
+  // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
+  // attachments move to identity child models (an FBX model holds one attribute).
+  const fixes: (Quaternion | null)[] = [];
+  const extraChildren: { parent: number; obj: Object3D }[] = [];
+  const objects = scene.nodes.map((n, i) => {
+    let obj: Object3D;
+    const extras: [string, Object3D, Quaternion][] = [];
+    const camera = () => {
+      let far = n.camera!.far;
+      if (!Number.isFinite(far) || far > MAX_FAR) {
+        warnings.push(`fbx: camera "${n.name}" far plane ${far} written as ${MAX_FAR}`);
+        far = MAX_FAR;
+      }
+      // The exporter multiplies near/far by the unit scale; FBX wants them in file units (metres).
+      return new PerspectiveCamera(n.camera!.fovYDeg, 16 / 9, n.camera!.near / FBX_UNIT_SCALE, far / FBX_UNIT_SCALE);
+    };
+    if (n.mesh !== undefined) {
+      obj = new Mesh(geometries[n.mesh], n.material === undefined ? [] : materials[n.material]);
+      if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
+      if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
+    } else if (n.camera) {
+      obj = camera();
+      if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
+    } else obj = n.light ? makeLight(n.light) : new Group();
+    fixes.push(n.mesh === undefined && n.camera ? CAMERA_FIX : n.mesh === undefined && n.light ? LIGHT_FIX : null);
+    obj.name = names[i];
+    for (const [kind, child, fix] of extras) {
+      child.name = `${names[i]}_${kind}`;
+      child.quaternion.copy(fix);
+      child.position.set(0, 0, 0);
+      extraChildren.push({ parent: i, obj: child });
+      warnings.push(`fbx: ${kind} on node "${n.name}" moved to child node "${child.name}" (an FBX model holds one attribute)`);
+    }
+    return obj;
+  });
+  const root = new Scene();
+  scene.nodes.forEach((n, i) => {
+    const m = refixMatrix(localMatrix(n), fixes[i], n.parent === null ? null : fixes[n.parent]);
+    m.decompose(objects[i].position, objects[i].quaternion, objects[i].scale);
+    (n.parent === null ? root : objects[n.parent]).add(objects[i]);
+  });
+  for (const { parent, obj } of extraChildren) objects[parent].add(obj);
+
+  // One clip holds every track; another is opened only when two animations drive the same property.
+  const clips: { tracks: (VectorKeyframeTrack | QuaternionKeyframeTrack)[]; used: Set<string> }[] = [];
+  for (const a of scene.animations) {
+    const node = scene.nodes[a.node];
+    const own = fixes[a.node], parent = node.parent === null ? null : fixes[node.parent];
+    const keys = a.times.map((_, k) => refixKey({ t: a.translations?.[k], r: a.rotations?.[k], s: a.scales?.[k] }, own, parent));
+    const uuid = objects[a.node].uuid;
+    const tracks = [
+      a.translations && new VectorKeyframeTrack(`${uuid}.position`, a.times, keys.flatMap((k) => k.t!)),
+      a.rotations && new QuaternionKeyframeTrack(`${uuid}.quaternion`, a.times, keys.flatMap((k) => k.r!)),
+      a.scales && new VectorKeyframeTrack(`${uuid}.scale`, a.times, keys.flatMap((k) => k.s!)),
+    ].filter((t): t is VectorKeyframeTrack | QuaternionKeyframeTrack => !!t);
+    let clip = clips.find((c) => tracks.every((t) => !c.used.has(t.name)));
+    if (!clip) clips.push((clip = { tracks: [], used: new Set() }));
+    for (const t of tracks) (clip.tracks.push(t), clip.used.add(t.name));
+  }
+  const animations = clips.map((c, k) => new AnimationClip(k ? `Animation_${k + 1}` : "Animation", -1, c.tracks));
+
+  const bytes = new FBXExporter().parseSync(root, { version: 7400, axisUp: "Y", axisForward: "Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false });
+  return { files: [{ name: `${baseName}.fbx`, bytes }], warnings };
+}
+
+/** Matrix helper re-exported for the reader's symmetry tests. */
+export const _internal = { refixMatrix, Matrix4 };

@@ -1,0 +1,213 @@
+/**
+ * Neutral interchange model shared by every format writer and reader.
+ *
+ * Conventions are glTF's: right-handed, +Y up, metres, +Z is the front of a model, cameras and
+ * lights look along their local -Z, rotations are unit quaternions [x, y, z, w]. Every format
+ * module converts to and from exactly this, so a scene can travel glTF → FBX → USD without each
+ * pair of formats needing its own conversion.
+ */
+import { Matrix4, Quaternion, Vector3 } from "three";
+
+/** A whole scene: flat node list (hierarchy through `parent`), plus shared meshes, materials, animations. */
+export interface InterchangeScene {
+  nodes: InterchangeNode[];
+  meshes: InterchangeMesh[];
+  materials: InterchangeMaterial[];
+  animations: InterchangeAnimation[];
+}
+
+/** Light carried by a node; it shines along the node's local -Z (directional, spot). */
+export interface InterchangeLight {
+  type: "directional" | "point" | "spot";
+  /** Linear RGB. */
+  color: [number, number, number];
+  /** glTF units: candela for point/spot, lux for directional. */
+  intensity: number;
+  /** Metres; undefined means unlimited. */
+  range?: number;
+  /** Spot cone half-angle in degrees (glTF outerConeAngle). */
+  spotAngleDeg?: number;
+}
+
+/** Perspective camera carried by a node; it looks along the node's local -Z. */
+export interface InterchangeCamera {
+  fovYDeg: number;
+  near: number;
+  far: number;
+}
+
+/** One node of the scene graph, with its local TRS relative to `parent`. */
+export interface InterchangeNode {
+  name: string;
+  /** Index into `nodes`, or null for a root. */
+  parent: number | null;
+  translation: [number, number, number];
+  rotation: [number, number, number, number];
+  scale: [number, number, number];
+  /** Index into `meshes`. */
+  mesh?: number;
+  /** Index into `materials`; applies to `mesh`. */
+  material?: number;
+  light?: InterchangeLight;
+  camera?: InterchangeCamera;
+}
+
+/** Triangle mesh in the local space of the node(s) that use it. */
+export interface InterchangeMesh {
+  name: string;
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
+/** Metallic-roughness material (glTF PBR core subset). */
+export interface InterchangeMaterial {
+  name: string;
+  /** Linear RGBA base colour. */
+  color: [number, number, number, number];
+  metallic: number;
+  roughness: number;
+}
+
+/** Linear-interpolated TRS keyframes for one node; every present channel has one value per time. */
+export interface InterchangeAnimation {
+  node: number;
+  /** Seconds, strictly increasing. */
+  times: number[];
+  translations?: [number, number, number][];
+  rotations?: [number, number, number, number][];
+  scales?: [number, number, number][];
+}
+
+/** Formats the pipeline can write and read. */
+export type TransferFormat = "gltf" | "fbx" | "obj" | "usd";
+
+/** Output of an encoder: the main file first (OBJ also emits its .mtl), plus what was dropped. */
+export interface EncodeResult {
+  files: { name: string; bytes: Uint8Array }[];
+  warnings: string[];
+}
+
+/** Output of a decoder: the scene plus what could not be carried into it. */
+export interface DecodeResult {
+  scene: InterchangeScene;
+  warnings: string[];
+}
+
+/** The animated channels an InterchangeAnimation may carry, in a fixed order. */
+export const ANIMATION_CHANNELS = ["translations", "rotations", "scales"] as const;
+
+/**
+ * Throws if the scene is structurally invalid (bad indices, parent cycles, ragged arrays).
+ * Encoders call this first: a malformed scene is a programming error, not something to warn about.
+ */
+export function validateScene(scene: InterchangeScene): void {
+  const fail = (msg: string): never => {
+    throw new Error(`invalid interchange scene: ${msg}`);
+  };
+  const inRange = (i: number | undefined, n: number) => i === undefined || (Number.isInteger(i) && i >= 0 && i < n);
+  scene.nodes.forEach((node, i) => {
+    if (node.parent !== null && (!inRange(node.parent, scene.nodes.length) || node.parent === i)) fail(`node ${i} has bad parent ${node.parent}`);
+    if (!inRange(node.mesh, scene.meshes.length)) fail(`node ${i} has bad mesh ${node.mesh}`);
+    if (!inRange(node.material, scene.materials.length)) fail(`node ${i} has bad material ${node.material}`);
+  });
+  // A parent chain longer than the node count can only be a cycle.
+  scene.nodes.forEach((_, i) => {
+    let p = scene.nodes[i].parent;
+    for (let steps = 0; p !== null; steps++, p = scene.nodes[p].parent) if (steps > scene.nodes.length) fail(`node ${i} is in a parent cycle`);
+  });
+  scene.meshes.forEach((m, i) => {
+    const vertexCount = m.positions.length / 3;
+    if (!Number.isInteger(vertexCount)) fail(`mesh ${i} positions length is not a multiple of 3`);
+    if (m.normals.length !== m.positions.length) fail(`mesh ${i} needs one normal per position`);
+    if (m.indices.length % 3 !== 0) fail(`mesh ${i} indices are not whole triangles`);
+    for (let k = 0; k < m.indices.length; k++) if (m.indices[k] >= vertexCount) fail(`mesh ${i} index ${m.indices[k]} out of range`);
+  });
+  scene.animations.forEach((a, i) => {
+    if (!inRange(a.node, scene.nodes.length)) fail(`animation ${i} targets bad node ${a.node}`);
+    for (let k = 1; k < a.times.length; k++) if (!(a.times[k] > a.times[k - 1])) fail(`animation ${i} times are not strictly increasing`);
+    for (const ch of ANIMATION_CHANNELS) {
+      const values = a[ch];
+      if (values && values.length !== a.times.length) fail(`animation ${i} ${ch} has ${values.length} values for ${a.times.length} times`);
+    }
+  });
+}
+
+/** One warning per mesh no node references: writers only emit meshes that nodes place. */
+export function unusedMeshWarnings(scene: InterchangeScene, format: string): string[] {
+  const used = new Set(scene.nodes.map((n) => n.mesh));
+  return scene.meshes.flatMap((m, k) => (used.has(k) ? [] : [`${format}: unused mesh "${m.name}" dropped`]));
+}
+
+/** Local matrix of a node from its TRS. */
+export function localMatrix(node: InterchangeNode): Matrix4 {
+  return new Matrix4().compose(new Vector3(...node.translation), new Quaternion(...node.rotation), new Vector3(...node.scale));
+}
+
+/** World matrix of every node (parents resolved recursively, memoised). */
+export function worldMatrices(scene: InterchangeScene): Matrix4[] {
+  const out: (Matrix4 | undefined)[] = new Array(scene.nodes.length);
+  const world = (i: number): Matrix4 => {
+    const cached = out[i];
+    if (cached) return cached;
+    const node = scene.nodes[i];
+    const m = node.parent === null ? localMatrix(node) : world(node.parent).clone().multiply(localMatrix(node));
+    out[i] = m;
+    return m;
+  };
+  return scene.nodes.map((_, i) => world(i));
+}
+
+/** Decomposes a matrix into interchange TRS tuples. */
+export function decomposeTrs(m: Matrix4): Pick<InterchangeNode, "translation" | "rotation" | "scale"> {
+  const t = new Vector3();
+  const q = new Quaternion();
+  const s = new Vector3();
+  m.decompose(t, q, s);
+  return { translation: [t.x, t.y, t.z], rotation: [q.x, q.y, q.z, q.w], scale: [s.x, s.y, s.z] };
+}
+
+/** Identity-transform root node with the given name. */
+export function rootNode(name: string): InterchangeNode {
+  return { name, parent: null, translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] };
+}
+
+/**
+ * Area-weighted smooth vertex normals, for sources that carry none (OBJ without `vn`, glTF without
+ * NORMAL): the interchange model requires normals, and smooth ones are what viewers assume.
+ */
+export function computeNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
+  const n = new Float32Array(positions.length);
+  for (let i = 0; i < indices.length; i += 3) {
+    const a = indices[i] * 3, b = indices[i + 1] * 3, c = indices[i + 2] * 3;
+    const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
+    const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    for (const v of [a, b, c]) {
+      n[v] += nx;
+      n[v + 1] += ny;
+      n[v + 2] += nz;
+    }
+  }
+  for (let v = 0; v < n.length; v += 3) {
+    const len = Math.hypot(n[v], n[v + 1], n[v + 2]) || 1;
+    n[v] /= len;
+    n[v + 1] /= len;
+    n[v + 2] /= len;
+  }
+  return n;
+}
+
+/**
+ * Makes names unique by suffixing `_2`, `_3`, … in order of appearance. Formats that bind data
+ * by name (FBX animation tracks, USD sibling prims) need this; callers warn about every rename.
+ */
+export function uniqueNames(names: string[]): string[] {
+  const used = new Set<string>();
+  return names.map((name) => {
+    let candidate = name;
+    for (let k = 2; used.has(candidate); k++) candidate = `${name}_${k}`;
+    used.add(candidate);
+    return candidate;
+  });
+}

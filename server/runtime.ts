@@ -1,0 +1,61 @@
+/**
+ * The running service's parts, created once per process and shared by every surface (HTTP
+ * routes, tRPC, MCP, CLI). Kept on globalThis because Next.js may load this module once per
+ * route bundle; a second copy must not open a second database or diverge in memory.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { loadConfig, type KilnConfig } from "./config";
+import { openDb, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { loadWorkspace } from "./workspace/load";
+import type { Workspace } from "./workspace/workspace";
+
+export interface Kiln {
+  config: KilnConfig;
+  db: Db;
+  workspace: Workspace;
+  /** Where screenshots are written (under the project's .kiln folder). */
+  screenshotsDir: string;
+  startedAt: Date;
+}
+
+const KEY = Symbol.for("kiln.runtime");
+type Holder = { [KEY]?: Promise<Kiln> };
+
+/**
+ * Where Kiln's own files (prisma/ migrations) are: `bin/kiln.js` sets KILN_ROOT, since the
+ * project folder (the working directory) may be another one.
+ */
+export const packageRoot = () => process.env.KILN_ROOT ?? process.cwd();
+
+/** Starts Kiln's parts: configuration, migrations, database, working state. */
+export async function startKiln(config: KilnConfig = loadConfig(), root = packageRoot()): Promise<Kiln> {
+  mkdirSync(config.home, { recursive: true });
+  await migrate(config, root);
+  const db = await openDb(config);
+  const workspace = await loadWorkspace(db);
+  const screenshotsDir = path.join(config.home, "screenshots");
+  mkdirSync(screenshotsDir, { recursive: true });
+  return { config, db, workspace, screenshotsDir, startedAt: new Date() };
+}
+
+/** The process-wide Kiln, started on first use. */
+export function getKiln(): Promise<Kiln> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= startKiln().catch((e) => {
+    delete holder[KEY];
+    throw e;
+  });
+  return holder[KEY];
+}
+
+/** Stops the process-wide Kiln (tests, CLI): waits for pending writes and closes the database. */
+export async function stopKiln(): Promise<void> {
+  const holder = globalThis as Holder;
+  const kiln = await holder[KEY];
+  delete holder[KEY];
+  if (!kiln) return;
+  await kiln.workspace.flush();
+  await kiln.db.$disconnect();
+}

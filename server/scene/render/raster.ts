@@ -1,0 +1,197 @@
+/**
+ * Triangle rasterizer + per-pixel Lambert shading.
+ *
+ * Bounding box + edge functions in 8-bit sub-pixel fixed point held in doubles:
+ * every edge value is an exact integer (< 2^53 thanks to the guard band), so
+ * incremental stepping never drifts and the top-left rule is exact — adjacent
+ * triangles neither crack nor double-cover. Depth is 1/W (linear in screen
+ * space, larger = nearer), stored in a Float32Array. Shading is done only for
+ * pixels that pass the depth test, with perspective-correct normals/positions.
+ */
+import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE } from "./lights";
+import type { PackedLights } from "./lights";
+import { SRGB_LUT_SIZE } from "./color";
+
+const SUB = 256; // sub-pixel steps per pixel
+const HALF = SUB / 2; // pixel centres sit at +0.5
+const LUT_MAX = SRGB_LUT_SIZE - 1;
+
+/** Mutable per-frame / per-mesh / per-triangle state shared with rasterTriangle (one object, no closures). */
+export class RasterState {
+  /** Per-pixel 1/W of the nearest surface so far (initialised to 1/far). */
+  depth: Float32Array;
+  /** Output bytes (RGBA8) — a plain Uint8Array view, faster to write than Uint8ClampedArray. */
+  rgba: Uint8Array;
+  /** Material colour (linear). */
+  r = 1;
+  /** Material colour (linear). */
+  g = 1;
+  /** Material colour (linear). */
+  b = 1;
+  /** Ambient light level. */
+  ambient = 0.25;
+  /** +1, or -1 to flip interpolated normals (back face of a double-sided mesh). */
+  flip = 1;
+  /** Fallback unit face normal (already flipped) for pixels whose vertex normals are zero/NaN. */
+  fnx = 0;
+  /** Fallback face normal y. */
+  fny = 1;
+  /** Fallback face normal z. */
+  fnz = 0;
+
+  /** Allocates nothing beyond references; buffers are owned by the caller. */
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    depth: Float32Array,
+    rgba: Uint8Array,
+    readonly lights: PackedLights,
+    readonly lut: Uint8Array,
+  ) {
+    this.depth = depth;
+    this.rgba = rgba;
+  }
+}
+
+/**
+ * Rasterizes and shades the triangle whose clip vertices start at offsets
+ * a, b, c of `v` (layout: X, Y, W, px, py, pz, nx, ny, nz; W >= near > 0).
+ */
+export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: number, c: number): void {
+  const width = st.width;
+  const height = st.height;
+  const iwA = 1 / v[a + 2];
+  let iwB = 1 / v[b + 2];
+  let iwC = 1 / v[c + 2];
+  const xA = Math.round(v[a] * iwA * SUB), yA = Math.round(v[a + 1] * iwA * SUB);
+  let xB = Math.round(v[b] * iwB * SUB), yB = Math.round(v[b + 1] * iwB * SUB);
+  let xC = Math.round(v[c] * iwC * SUB), yC = Math.round(v[c + 1] * iwC * SUB);
+  let area = (xB - xA) * (yC - yA) - (yB - yA) * (xC - xA);
+  if (!(area !== 0) || area !== area) return; // zero area or NaN
+  if (area < 0) {
+    // Make the winding positive so "inside" means all edge values >= 0.
+    let t = xB; xB = xC; xC = t;
+    t = yB; yB = yC; yC = t;
+    t = iwB; iwB = iwC; iwC = t;
+    t = b; b = c; c = t;
+    area = -area;
+  }
+  // Pixel bounding box (pixel x covers sub-pixel centre x*SUB + HALF).
+  const minX = Math.max(0, Math.ceil((Math.min(xA, xB, xC) - HALF) / SUB));
+  const maxX = Math.min(width - 1, Math.floor((Math.max(xA, xB, xC) - HALF) / SUB));
+  const minY = Math.max(0, Math.ceil((Math.min(yA, yB, yC) - HALF) / SUB));
+  const maxY = Math.min(height - 1, Math.floor((Math.max(yA, yB, yC) - HALF) / SUB));
+  if (minX > maxX || minY > maxY) return;
+
+  // Edge functions: w0 (weight of A) from edge B->C, w1 from C->A, w2 from A->B.
+  const A0 = yB - yC, B0 = xC - xB;
+  const A1 = yC - yA, B1 = xA - xC;
+  const A2 = yA - yB, B2 = xB - xA;
+  // Top-left rule (y down, positive winding): top edge = horizontal going right, left edge = going up.
+  const t0 = B0 > 0 && A0 === 0 ? 0 : A0 > 0 ? 0 : 1; // edge dy = -A, dx = B
+  const t1 = B1 > 0 && A1 === 0 ? 0 : A1 > 0 ? 0 : 1;
+  const t2 = B2 > 0 && A2 === 0 ? 0 : A2 > 0 ? 0 : 1;
+  const px0 = minX * SUB + HALF;
+  let py = minY * SUB + HALF;
+  let r0 = A0 * (px0 - xB) + B0 * (py - yB);
+  let r1 = A1 * (px0 - xC) + B1 * (py - yC);
+  let r2 = A2 * (px0 - xA) + B2 * (py - yA);
+  const sx0 = A0 * SUB, sx1 = A1 * SUB, sx2 = A2 * SUB;
+  const sy0 = B0 * SUB, sy1 = B1 * SUB, sy2 = B2 * SUB;
+
+  // Barycentric (w_i / area) times 1/W_i, so sum = interpolated 1/W.
+  const invArea = 1 / area;
+  const q0 = iwA * invArea, q1 = iwB * invArea, q2 = iwC * invArea;
+  // Attributes, pre-multiplied by nothing: perspective weights are applied per pixel.
+  const flip = st.flip;
+  const nAx = v[a + 6] * flip, nAy = v[a + 7] * flip, nAz = v[a + 8] * flip;
+  const nBx = v[b + 6] * flip, nBy = v[b + 7] * flip, nBz = v[b + 8] * flip;
+  const nCx = v[c + 6] * flip, nCy = v[c + 7] * flip, nCz = v[c + 8] * flip;
+  const pAx = v[a + 3], pAy = v[a + 4], pAz = v[a + 5];
+  const pBx = v[b + 3], pBy = v[b + 4], pBz = v[b + 5];
+  const pCx = v[c + 3], pCy = v[c + 4], pCz = v[c + 5];
+  const fnx = st.fnx, fny = st.fny, fnz = st.fnz;
+  const mr = st.r, mg = st.g, mb = st.b, amb = st.ambient;
+  const L = st.lights.data, cone = st.lights.cone, nLights = st.lights.count;
+  const positional = st.lights.positional;
+  const depth = st.depth, rgba = st.rgba, lut = st.lut;
+
+  for (let y = minY; y <= maxY; y++, py += SUB, r0 += sy0, r1 += sy1, r2 += sy2) {
+    // Narrow the row to the span where all three edges can be inside (conservative by
+    // one pixel each side; the exact test below decides).
+    let xs = minX, xe = maxX;
+    if (A0 > 0) xs = Math.max(xs, minX + Math.ceil((t0 - r0) / sx0) - 1);
+    else if (A0 < 0) xe = Math.min(xe, minX + Math.floor((r0 - t0) / -sx0) + 1);
+    else if (r0 < t0) continue;
+    if (A1 > 0) xs = Math.max(xs, minX + Math.ceil((t1 - r1) / sx1) - 1);
+    else if (A1 < 0) xe = Math.min(xe, minX + Math.floor((r1 - t1) / -sx1) + 1);
+    else if (r1 < t1) continue;
+    if (A2 > 0) xs = Math.max(xs, minX + Math.ceil((t2 - r2) / sx2) - 1);
+    else if (A2 < 0) xe = Math.min(xe, minX + Math.floor((r2 - t2) / -sx2) + 1);
+    else if (r2 < t2) continue;
+    if (xs > xe) continue;
+    const dx = xs - minX;
+    let w0 = r0 + sx0 * dx, w1 = r1 + sx1 * dx, w2 = r2 + sx2 * dx;
+    let idx = y * width + xs;
+    for (let x = xs; x <= xe; x++, idx++, w0 += sx0, w1 += sx1, w2 += sx2) {
+      if (w0 < t0 || w1 < t1 || w2 < t2) continue;
+      const e0 = w0 * q0, e1 = w1 * q1, e2 = w2 * q2;
+      const iw = e0 + e1 + e2;
+      if (!(iw > depth[idx])) continue;
+      depth[idx] = iw;
+
+      // Perspective-correct barycentrics.
+      const k = 1 / iw;
+      const b0 = e0 * k, b1 = e1 * k, b2 = e2 * k;
+      let nx = b0 * nAx + b1 * nBx + b2 * nCx;
+      let ny = b0 * nAy + b1 * nBy + b2 * nCy;
+      let nz = b0 * nAz + b1 * nBz + b2 * nCz;
+      const n2 = nx * nx + ny * ny + nz * nz;
+      if (n2 > 1e-24) {
+        const inv = 1 / Math.sqrt(n2);
+        nx *= inv; ny *= inv; nz *= inv;
+      } else {
+        nx = fnx; ny = fny; nz = fnz;
+      }
+      let lr = amb, lg = amb, lb = amb;
+      let px = 0, py3 = 0, pz = 0;
+      if (positional) {
+        px = b0 * pAx + b1 * pBx + b2 * pCx;
+        py3 = b0 * pAy + b1 * pBy + b2 * pCy;
+        pz = b0 * pAz + b1 * pBz + b2 * pCz;
+      }
+      for (let li = 0, o = 0; li < nLights; li++, o += LIGHT_STRIDE) {
+        let lx = L[o + 1], ly = L[o + 2], lz = L[o + 3];
+        let att = 1;
+        if (L[o] !== LIGHT_DIRECTIONAL) {
+          lx -= px; ly -= py3; lz -= pz;
+          const d2 = lx * lx + ly * ly + lz * lz;
+          const f = 1 - d2 * L[o + 8]; // smooth window (1 - (d/range)^2)^2
+          if (f <= 0) continue;
+          att = f * f;
+          const id = 1 / Math.sqrt(d2 + 1e-30);
+          lx *= id; ly *= id; lz *= id;
+          if (L[o] === LIGHT_SPOT) {
+            const cd = -(lx * L[o + 9] + ly * L[o + 10] + lz * L[o + 11]);
+            const co = cone[li * 2];
+            if (cd <= co) continue;
+            let s = (cd - co) * cone[li * 2 + 1];
+            if (s < 1) { s = s * s * (3 - 2 * s); att *= s; }
+          }
+        }
+        const ndl = nx * lx + ny * ly + nz * lz;
+        if (ndl <= 0) continue;
+        const kk = ndl * att;
+        lr += kk * L[o + 4]; lg += kk * L[o + 5]; lb += kk * L[o + 6];
+      }
+      let cr = mr * lr, cg = mg * lg, cb = mb * lb;
+      cr = cr > 0 ? (cr < 1 ? cr : 1) : 0;
+      cg = cg > 0 ? (cg < 1 ? cg : 1) : 0;
+      cb = cb > 0 ? (cb < 1 ? cb : 1) : 0;
+      const o4 = idx << 2;
+      rgba[o4] = lut[(cr * LUT_MAX + 0.5) | 0];
+      rgba[o4 + 1] = lut[(cg * LUT_MAX + 0.5) | 0];
+      rgba[o4 + 2] = lut[(cb * LUT_MAX + 0.5) | 0];
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Input/output types of the software renderer.
+ *
+ * Everything is in ONE canonical world space: right-handed, +Y up, metres
+ * (glTF's convention). Colours are LINEAR (like glTF baseColorFactor); the
+ * renderer encodes to sRGB only when writing the output pixels.
+ */
+
+/** A 3-vector `[x, y, z]` in world space (metres) or a linear RGB triple. */
+export type Vec3 = [number, number, number];
+
+/** Linear RGBA colour, each channel 0..1. */
+export type Rgba = [number, number, number, number];
+
+/** A pinhole camera; `forward` and `up` need not be normalised or orthogonal. */
+export interface RenderCamera {
+  /** Eye position in world space. */
+  eye: Vec3;
+  /** Viewing direction (any length); falls back to -Z when zero or NaN. */
+  forward: Vec3;
+  /** Approximate up vector; re-orthogonalised against `forward`. */
+  up: Vec3;
+  /** Vertical field of view in degrees (clamped to 1..179). */
+  fovYDeg: number;
+  /** Near clip distance in metres (default 0.05). */
+  near?: number;
+  /** Far clip distance in metres (default Infinity: nothing is clipped by distance). */
+  far?: number;
+}
+
+/** A triangle mesh whose vertices are already transformed into world space. */
+export interface RenderMesh {
+  /** World-space xyz triples, already transformed. */
+  positions: Float32Array;
+  /** World-space per-vertex normals; when absent (or too short) face normals are used. */
+  normals?: Float32Array;
+  /** Vertex indices, three per triangle, counter-clockwise = front face. */
+  indices: Uint32Array;
+  /** Linear base colour; alpha is ignored (everything is drawn opaque). */
+  color: Rgba;
+  /** Accepted for forward compatibility; the Lambert shader ignores it. */
+  metallic?: number;
+  /** Accepted for forward compatibility; the Lambert shader ignores it. */
+  roughness?: number;
+  /** When false, back faces are culled; default true (both sides drawn and lit). */
+  doubleSided?: boolean;
+}
+
+/**
+ * A light. Intensity 1 means "full": a white directional light of intensity 1
+ * hitting a surface head-on lights it to its full base colour. Point and spot
+ * intensities mean the same at zero distance and fade smoothly to zero at
+ * `range` (range <= 0 or non-finite = no distance falloff). `angleDeg` is the
+ * spot's half-angle from its axis (like three.js `angle` / glTF outerConeAngle).
+ */
+export type RenderLight =
+  | { type: "directional"; direction: Vec3; color: Vec3; intensity: number }
+  | { type: "point"; position: Vec3; color: Vec3; intensity: number; range: number }
+  | {
+      type: "spot";
+      position: Vec3;
+      direction: Vec3;
+      color: Vec3;
+      intensity: number;
+      range: number;
+      angleDeg: number;
+    };
+
+/** Everything needed to render one frame. */
+export interface RenderInput {
+  /** Output width in pixels (integer; the supported contract is 16..4096). */
+  width: number;
+  /** Output height in pixels (integer; the supported contract is 16..4096). */
+  height: number;
+  camera: RenderCamera;
+  meshes: RenderMesh[];
+  lights: RenderLight[];
+  /** Linear background colour; alpha ignored (output is always opaque). */
+  background?: Rgba;
+  /** White ambient term multiplied by the base colour (default 0.25). */
+  ambient?: number;
+}
+
+/** An RGBA8 image, row-major, top row first, sRGB-encoded, alpha always 255. */
+export interface RenderOutput {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}

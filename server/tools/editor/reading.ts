@@ -1,0 +1,51 @@
+/** Editor tools that only read a scene. */
+import { z } from "zod";
+import { describeMaterial, describeObject } from "../../scene/operations";
+import { appMaterials, getApp, getScene, listScenes, sceneObjects } from "../../scene/state";
+import { defineTool } from "../define-tool";
+import { appParam, name, vecOut } from "../schemas";
+import { appOut, materialOut, objectOut } from "./scene-tool";
+
+export const getSceneTool = defineTool({
+  name: "get_scene",
+  group: "editor",
+  access: "read",
+  description: "The full scene as JSON: camera, objects (with hierarchy and transforms) and the app's materials.",
+  input: z.strictObject({ scene: name("Scene name").optional(), app: appParam() }),
+  output: z.object({
+    app: appOut, scene: z.string(), active_scene: z.string(), scenes: z.array(z.string()),
+    camera: z.object({ position: vecOut, rotation: vecOut, fov: z.number() }),
+    objects: z.array(objectOut), materials: z.array(materialOut),
+  }),
+  handler: async (input, { kiln }) => {
+    const state = kiln.workspace.state;
+    const app = input.app ?? kiln.config.defaultApp;
+    const scene = getScene(state, app, input.scene);
+    return {
+      app, scene: scene.name, active_scene: getApp(state, app).activeScene,
+      scenes: listScenes(state, app).map((s) => s.name), camera: scene.camera,
+      objects: sceneObjects(state, scene).map(describeObject),
+      materials: appMaterials(state, app).map(describeMaterial),
+    };
+  },
+});
+
+export const listObjects = defineTool({
+  name: "list_objects",
+  group: "editor",
+  access: "read",
+  description: "The objects of a scene (name, type, parent), optionally of one kind.",
+  input: z.strictObject({ scene: name("Scene name").optional(), kind: z.enum(["mesh", "empty", "light"]).optional(), app: appParam() }),
+  output: z.object({
+    app: appOut, scene: z.string(), total: z.number(),
+    objects: z.array(z.object({ name: z.string(), kind: z.string(), type: z.string(), parent: z.string().nullable() })),
+  }),
+  handler: async (input, { kiln }) => {
+    const app = input.app ?? kiln.config.defaultApp;
+    const scene = getScene(kiln.workspace.state, app, input.scene);
+    const objects = sceneObjects(kiln.workspace.state, scene)
+      .filter((o) => !input.kind || o.kind === input.kind)
+      .map((o) => { const d = describeObject(o); return { name: d.name, kind: d.kind, type: d.type, parent: d.parent }; });
+    return { app, scene: scene.name, total: objects.length, objects };
+  },
+});

@@ -1,0 +1,38 @@
+/**
+ * The tool registry: the single list every surface is derived from. Add a tool by defining it
+ * in its own module and listing it here; nothing registers itself by import side effect.
+ */
+import type { ToolDefinition } from "./define-tool";
+import { createGameObject, createLight, deleteObject, setTransform } from "./editor/objects";
+import { getSceneTool, listObjects } from "./editor/reading";
+import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
+import { takeScreenshot } from "./editor/take-screenshot";
+
+export const TOOLS = [
+  createScene,
+  openScene,
+  createGameObject,
+  createLight,
+  setCamera,
+  takeScreenshot,
+  createMaterial,
+  setMaterial,
+  getSceneTool,
+  listObjects,
+  setTransform,
+  deleteObject,
+] as const satisfies readonly ToolDefinition<any, any>[];
+
+export type ToolName = (typeof TOOLS)[number]["name"];
+
+const byName = new Map<string, ToolDefinition>(TOOLS.map((t) => [t.name, t as unknown as ToolDefinition]));
+
+/** The tool of that name, or undefined. */
+export function findTool(name: string): ToolDefinition | undefined {
+  return byName.get(name);
+}
+
+/** Every tool, in catalogue order. */
+export function allTools(): ToolDefinition[] {
+  return [...byName.values()];
+}

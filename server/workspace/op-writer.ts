@@ -1,0 +1,59 @@
+/**
+ * Group commit for the operation log: operations applied in memory are written in batches, one
+ * database transaction per batch, and each caller is answered only once its batch is durable.
+ * Under load this turns N fsyncs into one; alone, a batch is a single operation.
+ */
+import type { Db } from "../db/client";
+
+export interface OperationRow {
+  seq: number;
+  branch: string;
+  kind: string;
+  tool: string;
+  app: string | null;
+  params: string;
+  changes: string;
+  transactionId: string | null;
+  createdAt: Date;
+}
+
+interface Pending { row: OperationRow; resolve: () => void; reject: (e: unknown) => void }
+
+export class OperationWriter {
+  private queue: Pending[] = [];
+  private running: Promise<void> | null = null;
+
+  /** `onFailure` gets the rows of a failed batch (and everything queued after it) to revert them. */
+  constructor(private db: Db, private onFailure: (rows: OperationRow[]) => void) {}
+
+  /** Queues a row; resolves when it is committed. */
+  write(row: OperationRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      this.running ??= this.drain();
+    });
+  }
+
+  /** Resolves when nothing is queued or being written. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    // Let the callers of this tick join the first batch.
+    await new Promise((r) => setImmediate(r));
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, 500);
+      try {
+        await this.db.operation.createMany({ data: batch.map((p) => p.row) });
+        for (const p of batch) p.resolve();
+      } catch (e) {
+        // Later operations were planned on top of the failed ones: revert and fail them all.
+        const failed = batch.concat(this.queue.splice(0));
+        this.onFailure(failed.map((p) => p.row));
+        for (const p of failed) p.reject(e);
+      }
+    }
+    this.running = null;
+  }
+}

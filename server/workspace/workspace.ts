@@ -1,0 +1,110 @@
+/**
+ * The working state of the current branch, held in memory, and the only way to change it.
+ *
+ * Invariants: every change goes through `execute` (editor operations) or `applyGroup`
+ * (restores, rollbacks); each becomes one row of the operation log, written before the caller
+ * is answered; `seq` increases strictly. Whole-state tasks (saving a version, switching branch)
+ * run in `exclusive`, which waits for pending writes and holds new ones back.
+ */
+import { applyOperation } from "../scene/apply";
+import { applyChanges, invertChanges } from "../scene/changes";
+import type { AppId, Change, Operation, SceneEntity, SceneState } from "../scene/types";
+import type { Db } from "../db/client";
+import { OperationWriter, type OperationRow } from "./op-writer";
+
+/** Who is writing: lets transactions tag operations and refuse what they must refuse. */
+export interface WriteHooks {
+  /** Called before an operation is planned; may throw to refuse it. Returns the transaction id to tag. */
+  beforeWrite?: (tool: string) => string | null;
+}
+
+export interface AppliedOperation { seq: number; changes: Change[]; result: unknown }
+
+export class Workspace {
+  readonly hooks: WriteHooks = {};
+  private writer: OperationWriter;
+  private exclusiveTail: Promise<void> = Promise.resolve();
+  private exclusiveDepth = 0;
+
+  constructor(
+    private db: Db,
+    private stateMap: Map<string, SceneEntity>,
+    public branch: string,
+    private lastSeq: number,
+  ) {
+    this.writer = new OperationWriter(db, (rows) => this.revert(rows));
+  }
+
+  /** The working state. Callers must not keep it across awaits if they need a consistent view. */
+  get state(): SceneState {
+    return this.stateMap;
+  }
+
+  get seq(): number {
+    return this.lastSeq;
+  }
+
+  /** Plans and applies an editor operation, then waits until it is durably logged. */
+  async execute(op: Operation): Promise<AppliedOperation> {
+    while (this.exclusiveDepth > 0) await this.exclusiveTail;
+    const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
+    const outcome = applyOperation(this.stateMap, op);
+    return this.commit("tool", op.tool, op.app, op.params, outcome.changes, outcome.result, transactionId);
+  }
+
+  /**
+   * Applies a precomputed group of changes (a restore, a rollback) as one log entry.
+   * Must be called inside `exclusive`.
+   */
+  async applyGroup(kind: string, tool: string, params: Record<string, unknown>, changes: Change[], transactionId: string | null = null): Promise<AppliedOperation> {
+    return this.commit(kind, tool, null, params, changes, null, transactionId);
+  }
+
+  private async commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null): Promise<AppliedOperation> {
+    applyChanges(this.stateMap, changes);
+    const seq = ++this.lastSeq;
+    const row: OperationRow = {
+      seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
+      transactionId, createdAt: new Date(),
+    };
+    await this.writer.write(row);
+    return { seq, changes, result };
+  }
+
+  /** Undoes operations whose log write failed, newest first. */
+  private revert(rows: OperationRow[]): void {
+    for (let i = rows.length - 1; i >= 0; i--) applyChanges(this.stateMap, invertChanges(JSON.parse(rows[i].changes)));
+    this.lastSeq = rows[0].seq - 1;
+  }
+
+  /** Runs `fn` with no other write in flight or allowed to start. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.exclusiveTail;
+    let release!: () => void;
+    this.exclusiveTail = new Promise((r) => (release = r));
+    await previous;
+    this.exclusiveDepth++;
+    try {
+      await this.writer.idle();
+      return await fn();
+    } finally {
+      this.exclusiveDepth--;
+      release();
+    }
+  }
+
+  /** Replaces the whole working state (branch switch). Must be called inside `exclusive`. */
+  replaceState(branch: string, state: Map<string, SceneEntity>): void {
+    this.branch = branch;
+    this.stateMap = state;
+  }
+
+  /** Waits for every queued log write. */
+  flush(): Promise<void> {
+    return this.writer.idle();
+  }
+
+  get database(): Db {
+    return this.db;
+  }
+}
