@@ -24,7 +24,7 @@ export const appParam = () => appId().optional();
 
 /** A display name: 1-200 characters, no control characters. */
 export const name = (what = "Name") =>
-  z.string().min(1, `${what} must not be empty`).max(200)
+  z.string().min(1, { message: `${what} must not be empty`, abort: true }).max(200, { abort: true })
     .regex(/^[^\u0000-\u001f\u007f]+$/, `${what} must not contain control characters`);
 
 const coord = () => num(z.number().finite()).optional();
