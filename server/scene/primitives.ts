@@ -114,7 +114,7 @@ const SIZES: Record<AppId, { plane: number; cube: number; sphere: number; cylind
   godot: { plane: 1, cube: 1, sphere: 1, cylinder: [1, 1] },
 };
 
-/** Converts canonical geometry into the app's space, keeping faces counter-clockwise there. */
+/** Converts canonical geometry into the app's space. */
 function toAppSpace(app: AppId, m: MeshBuilder): MeshData {
   // appToCanonical is orthogonal, so its inverse is its transpose.
   const c = appToCanonical(app);
@@ -125,12 +125,9 @@ function toAppSpace(app: AppId, m: MeshBuilder): MeshData {
     positions.set(transformDirection(inv, m.p[v], m.p[v + 1], m.p[v + 2]), v);
     normals.set(transformDirection(inv, m.n[v], m.n[v + 1], m.n[v + 2]), v);
   }
-  const indices = Uint32Array.from(m.i);
-  if (app === "unity") {
-    // Mirroring reverses winding; swap two corners so front faces stay front faces.
-    for (let t = 0; t < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
-  }
-  return { positions, normals, indices };
+  // The index order is kept: mirrored into Unity's left-handed space, counter-clockwise faces
+  // become clockwise ones, which is what Unity treats as front faces.
+  return { positions, normals, indices: Uint32Array.from(m.i) };
 }
 
 const cache = new Map<string, MeshData>();
