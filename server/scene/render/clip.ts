@@ -70,11 +70,11 @@ export class Clipper {
   /** Buffer holding the result of the last clip(). */
   out: Float64Array = this.a;
   /** Plane coefficients [kx, ky, kw, k0] in OC_CLIP bit order: near, guard L, R, T, B. */
-  private planes = new Float64Array(20);
+  private readonly planes: Float64Array;
 
-  /** Sets the planes for a viewport; call once per frame. */
-  configure(width: number, height: number, near: number): void {
-    this.planes.set([0, 0, 1, -near, 1, 0, GUARD, 0, -1, 0, width + GUARD, 0, 0, 1, GUARD, 0, 0, -1, height + GUARD, 0]);
+  /** Builds the clip planes for one viewport and near distance. */
+  constructor(width: number, height: number, near: number) {
+    this.planes = new Float64Array([0, 0, 1, -near, 1, 0, GUARD, 0, -1, 0, width + GUARD, 0, 0, 1, GUARD, 0, 0, -1, height + GUARD, 0]);
   }
 
   /** Clips the `n`-vertex polygon in `a` against the planes whose bits are in `mask`; returns the vertex count. */

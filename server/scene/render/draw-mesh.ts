@@ -11,6 +11,14 @@ import type { ViewSetup } from "./camera";
 import { RasterState, rasterTriangle } from "./raster";
 import type { RenderMesh } from "./types";
 
+// Local aliases: imports become getter reads under some transpilers/test runners.
+const raster = rasterTriangle;
+const outcodeOf = outcode;
+const BAD = OC_BAD;
+const REJECT = OC_REJECT;
+const CLIP = OC_CLIP;
+const STRIDE = VERT_STRIDE;
+
 /** Scratch buffers reused across meshes within one frame (grown on demand). */
 export class GeometryScratch {
   /** Transformed X, Y, W per vertex. */
@@ -20,7 +28,12 @@ export class GeometryScratch {
   /** Triangle indices of back faces deferred to the second pass. */
   back = new Uint32Array(0);
   /** Polygon clipper (also holds the 3-vertex staging buffer). */
-  clipper = new Clipper();
+  readonly clipper: Clipper;
+
+  /** Creates the clipper for this frame's viewport and near plane. */
+  constructor(width: number, height: number, near: number) {
+    this.clipper = new Clipper(width, height, near);
+  }
 
   /** Makes sure the buffers fit `verts` vertices and `tris` triangles. */
   ensure(verts: number, tris: number): void {
@@ -51,16 +64,15 @@ export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc:
     const Y = m[4] * x + m[5] * y + m[6] * z + m[7];
     const W = m[8] * x + m[9] * y + m[10] * z + m[11];
     clip[p] = X; clip[p + 1] = Y; clip[p + 2] = W;
-    const c = outcode(X, Y, W, width, height, view.near, view.far);
+    const c = outcodeOf(X, Y, W, width, height, view.near, view.far);
     codes[i] = c;
     all &= c;
   }
-  if ((all & OC_REJECT) !== 0) return; // whole mesh off-screen
+  if ((all & REJECT) !== 0) return; // whole mesh off-screen
 
   const col = mesh.color;
-  st.r = Array.isArray(col) ? finite01(col[0]) : 1;
-  st.g = Array.isArray(col) ? finite01(col[1]) : 1;
-  st.b = Array.isArray(col) ? finite01(col[2]) : 1;
+  if (Array.isArray(col)) st.setMaterial(finite01(col[0]), finite01(col[1]), finite01(col[2]));
+  else st.setMaterial(1, 1, 1);
   const doubleSided = mesh.doubleSided !== false;
   const eye = view.eye;
   let nBack = 0;
@@ -86,7 +98,7 @@ function classify(pos: Float32Array, idx: Uint32Array, t: number, nv: number, co
   const i0 = idx[t * 3], i1 = idx[t * 3 + 1], i2 = idx[t * 3 + 2];
   if (i0 >= nv || i1 >= nv || i2 >= nv) return 0;
   const c0 = codes[i0], c1 = codes[i1], c2 = codes[i2];
-  if (((c0 | c1 | c2) & OC_BAD) !== 0 || (c0 & c1 & c2 & OC_REJECT) !== 0) return 0;
+  if (((c0 | c1 | c2) & BAD) !== 0 || (c0 & c1 & c2 & REJECT) !== 0) return 0;
   const a = i0 * 3, b = i1 * 3, c = i2 * 3;
   const ux = pos[b] - pos[a], uy = pos[b + 1] - pos[a + 1], uz = pos[b + 2] - pos[a + 2];
   const vx = pos[c] - pos[a], vy = pos[c + 1] - pos[a + 1], vz = pos[c + 2] - pos[a + 2];
@@ -113,8 +125,7 @@ function drawTriangle(
   const fl = Math.sqrt(fx * fx + fy * fy + fz * fz);
   if (!(fl > 0)) return;
   fx /= fl; fy /= fl; fz /= fl;
-  st.flip = flip;
-  st.fnx = fx * flip; st.fny = fy * flip; st.fnz = fz * flip;
+  st.setFace(flip, fx * flip, fy * flip, fz * flip);
 
   const clipper = sc.clipper;
   const v = clipper.a;
@@ -122,7 +133,7 @@ function drawTriangle(
   const ids = TRI;
   ids[0] = i0; ids[1] = i1; ids[2] = i2;
   for (let k = 0; k < 3; k++) {
-    const i = ids[k], o = k * VERT_STRIDE, p = i * 3;
+    const i = ids[k], o = k * STRIDE, p = i * 3;
     v[o] = cc[p]; v[o + 1] = cc[p + 1]; v[o + 2] = cc[p + 2];
     v[o + 3] = pos[p]; v[o + 4] = pos[p + 1]; v[o + 5] = pos[p + 2];
     if (nrm) {
@@ -131,14 +142,14 @@ function drawTriangle(
       v[o + 6] = fx; v[o + 7] = fy; v[o + 8] = fz;
     }
   }
-  const mask = (sc.codes[i0] | sc.codes[i1] | sc.codes[i2]) & OC_CLIP;
+  const mask = (sc.codes[i0] | sc.codes[i1] | sc.codes[i2]) & CLIP;
   if (mask === 0) {
-    rasterTriangle(st, v, 0, VERT_STRIDE, 2 * VERT_STRIDE);
+    raster(st, v, 0, STRIDE, 2 * STRIDE);
     return;
   }
   const n = clipper.clip(3, mask);
   const out = clipper.out;
-  for (let k = 1; k + 1 < n; k++) rasterTriangle(st, out, 0, k * VERT_STRIDE, (k + 1) * VERT_STRIDE);
+  for (let k = 1; k + 1 < n; k++) raster(st, out, 0, k * STRIDE, (k + 1) * STRIDE);
 }
 
 const TRI = new Uint32Array(3);

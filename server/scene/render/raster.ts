@@ -2,9 +2,10 @@
  * Triangle rasterizer + per-pixel Lambert shading.
  *
  * Bounding box + edge functions in 8-bit sub-pixel fixed point held in doubles:
- * every edge value is an exact integer (< 2^53 thanks to the guard band), so
- * incremental stepping never drifts and the top-left rule is exact — adjacent
- * triangles neither crack nor double-cover. Depth is 1/W (linear in screen
+ * every edge value is an exact multiple of 0.5 (< 2^52 thanks to the guard
+ * band), so incremental stepping never drifts and the top-left rule is exact —
+ * adjacent triangles neither crack nor double-cover. Each row is narrowed to
+ * the triangle's span before the per-pixel test. Depth is 1/W (linear in screen
  * space, larger = nearer), stored in a Float32Array. Shading is done only for
  * pixels that pass the depth test, with perspective-correct normals/positions.
  */
@@ -12,8 +13,16 @@ import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE } from "./lights";
 import type { PackedLights } from "./lights";
 import { SRGB_LUT_SIZE } from "./color";
 
+// Imported bindings are copied into module-local consts: test runners and CJS
+// transpilers turn imports into getter-property reads, far too slow per pixel.
+const STRIDE = LIGHT_STRIDE;
+const DIRECTIONAL = LIGHT_DIRECTIONAL;
+const SPOT = LIGHT_SPOT;
 const SUB = 256; // sub-pixel steps per pixel
-const HALF = SUB / 2; // pixel centres sit at +0.5
+// Pixel centres sit at +0.5 px; the extra half sub-step (1/512 px, invisible) makes every
+// sample-minus-vertex difference a half-integer: products stay exact in doubles but are never
+// small integers, so V8 never speculates on Smi maths and then deoptimises on -0 / overflow.
+const HALF = SUB / 2 + 0.5;
 const LUT_MAX = SRGB_LUT_SIZE - 1;
 
 /** Mutable per-frame / per-mesh / per-triangle state shared with rasterTriangle (one object, no closures). */
@@ -22,22 +31,11 @@ export class RasterState {
   depth: Float32Array;
   /** Output bytes (RGBA8) — a plain Uint8Array view, faster to write than Uint8ClampedArray. */
   rgba: Uint8Array;
-  /** Material colour (linear). */
-  r = 1;
-  /** Material colour (linear). */
-  g = 1;
-  /** Material colour (linear). */
-  b = 1;
-  /** Ambient light level. */
-  ambient = 0.25;
-  /** +1, or -1 to flip interpolated normals (back face of a double-sided mesh). */
-  flip = 1;
-  /** Fallback unit face normal (already flipped) for pixels whose vertex normals are zero/NaN. */
-  fnx = 0;
-  /** Fallback face normal y. */
-  fny = 1;
-  /** Fallback face normal z. */
-  fnz = 0;
+  /**
+   * Per-mesh/per-triangle shading inputs: [r, g, b, ambient, flip, fnx, fny, fnz]. A typed array,
+   * not object fields, so Smi -> double field transitions can't deoptimise the rasterizer.
+   */
+  readonly params = new Float64Array([1, 1, 1, 0.25, 1, 0, 1, 0]);
 
   /** Allocates nothing beyond references; buffers are owned by the caller. */
   constructor(
@@ -51,6 +49,26 @@ export class RasterState {
     this.depth = depth;
     this.rgba = rgba;
   }
+
+  /** Sets the linear material colour (channels already clamped to 0..1). */
+  setMaterial(r: number, g: number, b: number): void {
+    this.params[0] = r;
+    this.params[1] = g;
+    this.params[2] = b;
+  }
+
+  /** Sets the ambient level. */
+  setAmbient(ambient: number): void {
+    this.params[3] = ambient;
+  }
+
+  /** Sets the normal flip (+1 / -1) and the unit fallback face normal (already flipped). */
+  setFace(flip: number, fx: number, fy: number, fz: number): void {
+    this.params[4] = flip;
+    this.params[5] = fx;
+    this.params[6] = fy;
+    this.params[7] = fz;
+  }
 }
 
 /**
@@ -63,72 +81,76 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   const iwA = 1 / v[a + 2];
   let iwB = 1 / v[b + 2];
   let iwC = 1 / v[c + 2];
-  const xA = Math.round(v[a] * iwA * SUB), yA = Math.round(v[a + 1] * iwA * SUB);
-  let xB = Math.round(v[b] * iwB * SUB), yB = Math.round(v[b + 1] * iwB * SUB);
-  let xC = Math.round(v[c] * iwC * SUB), yC = Math.round(v[c + 1] * iwC * SUB);
-  let area = (xB - xA) * (yC - yA) - (yB - yA) * (xC - xA);
-  if (!(area !== 0) || area !== area) return; // zero area or NaN
-  if (area < 0) {
-    // Make the winding positive so "inside" means all edge values >= 0.
-    let t = xB; xB = xC; xC = t;
-    t = yB; yB = yC; yC = t;
-    t = iwB; iwB = iwC; iwC = t;
-    t = b; b = c; c = t;
-    area = -area;
-  }
-  // Pixel bounding box (pixel x covers sub-pixel centre x*SUB + HALF).
+  // "+ 0" turns Math.round's -0 into +0 (a -0 would deoptimise integer maths below).
+  const xA = Math.round(v[a] * iwA * SUB) + 0, yA = Math.round(v[a + 1] * iwA * SUB) + 0;
+  let xB = Math.round(v[b] * iwB * SUB) + 0, yB = Math.round(v[b + 1] * iwB * SUB) + 0;
+  let xC = Math.round(v[c] * iwC * SUB) + 0, yC = Math.round(v[c + 1] * iwC * SUB) + 0;
+  // Pixel bounding box (pixel x covers sub-pixel centre x*SUB + HALF); NaN coordinates make it empty.
   const minX = Math.max(0, Math.ceil((Math.min(xA, xB, xC) - HALF) / SUB));
   const maxX = Math.min(width - 1, Math.floor((Math.max(xA, xB, xC) - HALF) / SUB));
   const minY = Math.max(0, Math.ceil((Math.min(yA, yB, yC) - HALF) / SUB));
   const maxY = Math.min(height - 1, Math.floor((Math.max(yA, yB, yC) - HALF) / SUB));
-  if (minX > maxX || minY > maxY) return;
+  if (!(minX <= maxX && minY <= maxY)) return;
 
-  // Edge functions: w0 (weight of A) from edge B->C, w1 from C->A, w2 from A->B.
-  const A0 = yB - yC, B0 = xC - xB;
-  const A1 = yC - yA, B1 = xA - xC;
-  const A2 = yA - yB, B2 = xB - xA;
-  // Top-left rule (y down, positive winding): top edge = horizontal going right, left edge = going up.
-  const t0 = B0 > 0 && A0 === 0 ? 0 : A0 > 0 ? 0 : 1; // edge dy = -A, dx = B
-  const t1 = B1 > 0 && A1 === 0 ? 0 : A1 > 0 ? 0 : 1;
-  const t2 = B2 > 0 && A2 === 0 ? 0 : A2 > 0 ? 0 : 1;
+  // Edge functions at the first sample: r0 (weight of A) from edge B->C, r1 from C->A,
+  // r2 from A->B; A_i / B_i are their x / y gradients. Their sum is twice the signed
+  // area; a negative winding is fixed by swapping B and C and redoing the setup.
   const px0 = minX * SUB + HALF;
-  let py = minY * SUB + HALF;
-  let r0 = A0 * (px0 - xB) + B0 * (py - yB);
-  let r1 = A1 * (px0 - xC) + B1 * (py - yC);
-  let r2 = A2 * (px0 - xA) + B2 * (py - yA);
+  const py = minY * SUB + HALF;
+  let A0 = 0, B0 = 0, A1 = 0, B1 = 0, A2 = 0, B2 = 0, r0 = 0, r1 = 0, r2 = 0, area = 0;
+  for (let pass = 0; ; pass++) {
+    A0 = yB - yC; B0 = xC - xB;
+    A1 = yC - yA; B1 = xA - xC;
+    A2 = yA - yB; B2 = xB - xA;
+    r0 = A0 * (px0 - xB) + B0 * (py - yB);
+    r1 = A1 * (px0 - xC) + B1 * (py - yC);
+    r2 = A2 * (px0 - xA) + B2 * (py - yA);
+    area = r0 + r1 + r2;
+    if (area > 0) break;
+    if (!(area < 0) || pass > 0) return; // zero area or NaN
+    let t = xB; xB = xC; xC = t;
+    t = yB; yB = yC; yC = t;
+    t = iwB; iwB = iwC; iwC = t;
+    t = b; b = c; c = t;
+  }
+  // Top-left rule (y down, positive winding): top edge = horizontal going right, left edge = going up.
+  // Edge values are multiples of 0.5, so ">= 0.5" means "> 0" for the other edges.
+  const t0 = B0 > 0 && A0 === 0 ? 0 : A0 > 0 ? 0 : 0.5; // edge dy = -A, dx = B
+  const t1 = B1 > 0 && A1 === 0 ? 0 : A1 > 0 ? 0 : 0.5;
+  const t2 = B2 > 0 && A2 === 0 ? 0 : A2 > 0 ? 0 : 0.5;
   const sx0 = A0 * SUB, sx1 = A1 * SUB, sx2 = A2 * SUB;
+  // Reciprocal x-steps for narrowing each row to the triangle's span (unused when 0).
+  const k0 = sx0 !== 0 ? 1 / sx0 : 0, k1 = sx1 !== 0 ? 1 / sx1 : 0, k2 = sx2 !== 0 ? 1 / sx2 : 0;
   const sy0 = B0 * SUB, sy1 = B1 * SUB, sy2 = B2 * SUB;
 
   // Barycentric (w_i / area) times 1/W_i, so sum = interpolated 1/W.
   const invArea = 1 / area;
   const q0 = iwA * invArea, q1 = iwB * invArea, q2 = iwC * invArea;
-  // Attributes, pre-multiplied by nothing: perspective weights are applied per pixel.
-  const flip = st.flip;
+  // Vertex attributes; perspective-correct weights are applied per pixel.
+  const P = st.params;
+  const flip = P[4];
   const nAx = v[a + 6] * flip, nAy = v[a + 7] * flip, nAz = v[a + 8] * flip;
   const nBx = v[b + 6] * flip, nBy = v[b + 7] * flip, nBz = v[b + 8] * flip;
   const nCx = v[c + 6] * flip, nCy = v[c + 7] * flip, nCz = v[c + 8] * flip;
   const pAx = v[a + 3], pAy = v[a + 4], pAz = v[a + 5];
   const pBx = v[b + 3], pBy = v[b + 4], pBz = v[b + 5];
   const pCx = v[c + 3], pCy = v[c + 4], pCz = v[c + 5];
-  const fnx = st.fnx, fny = st.fny, fnz = st.fnz;
-  const mr = st.r, mg = st.g, mb = st.b, amb = st.ambient;
+  const fnx = P[5], fny = P[6], fnz = P[7];
+  const mr = P[0], mg = P[1], mb = P[2], amb = P[3];
   const L = st.lights.data, cone = st.lights.cone, nLights = st.lights.count;
   const positional = st.lights.positional;
   const depth = st.depth, rgba = st.rgba, lut = st.lut;
 
-  for (let y = minY; y <= maxY; y++, py += SUB, r0 += sy0, r1 += sy1, r2 += sy2) {
+  for (let y = minY; y <= maxY; y++, r0 += sy0, r1 += sy1, r2 += sy2) {
     // Narrow the row to the span where all three edges can be inside (conservative by
-    // one pixel each side; the exact test below decides).
+    // one pixel each side; the exact test below decides; horizontal edges need no narrowing).
     let xs = minX, xe = maxX;
-    if (A0 > 0) xs = Math.max(xs, minX + Math.ceil((t0 - r0) / sx0) - 1);
-    else if (A0 < 0) xe = Math.min(xe, minX + Math.floor((r0 - t0) / -sx0) + 1);
-    else if (r0 < t0) continue;
-    if (A1 > 0) xs = Math.max(xs, minX + Math.ceil((t1 - r1) / sx1) - 1);
-    else if (A1 < 0) xe = Math.min(xe, minX + Math.floor((r1 - t1) / -sx1) + 1);
-    else if (r1 < t1) continue;
-    if (A2 > 0) xs = Math.max(xs, minX + Math.ceil((t2 - r2) / sx2) - 1);
-    else if (A2 < 0) xe = Math.min(xe, minX + Math.floor((r2 - t2) / -sx2) + 1);
-    else if (r2 < t2) continue;
+    if (A0 > 0) xs = Math.max(xs, minX + Math.ceil((t0 - r0) * k0) - 1);
+    else if (A0 < 0) xe = Math.min(xe, minX + Math.floor((t0 - r0) * k0) + 1);
+    if (A1 > 0) xs = Math.max(xs, minX + Math.ceil((t1 - r1) * k1) - 1);
+    else if (A1 < 0) xe = Math.min(xe, minX + Math.floor((t1 - r1) * k1) + 1);
+    if (A2 > 0) xs = Math.max(xs, minX + Math.ceil((t2 - r2) * k2) - 1);
+    else if (A2 < 0) xe = Math.min(xe, minX + Math.floor((t2 - r2) * k2) + 1);
     if (xs > xe) continue;
     const dx = xs - minX;
     let w0 = r0 + sx0 * dx, w1 = r1 + sx1 * dx, w2 = r2 + sx2 * dx;
@@ -160,10 +182,10 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
         py3 = b0 * pAy + b1 * pBy + b2 * pCy;
         pz = b0 * pAz + b1 * pBz + b2 * pCz;
       }
-      for (let li = 0, o = 0; li < nLights; li++, o += LIGHT_STRIDE) {
+      for (let li = 0, o = 0; li < nLights; li++, o += STRIDE) {
         let lx = L[o + 1], ly = L[o + 2], lz = L[o + 3];
         let att = 1;
-        if (L[o] !== LIGHT_DIRECTIONAL) {
+        if (L[o] !== DIRECTIONAL) {
           lx -= px; ly -= py3; lz -= pz;
           const d2 = lx * lx + ly * ly + lz * lz;
           const f = 1 - d2 * L[o + 8]; // smooth window (1 - (d/range)^2)^2
@@ -171,7 +193,7 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
           att = f * f;
           const id = 1 / Math.sqrt(d2 + 1e-30);
           lx *= id; ly *= id; lz *= id;
-          if (L[o] === LIGHT_SPOT) {
+          if (L[o] === SPOT) {
             const cd = -(lx * L[o + 9] + ly * L[o + 10] + lz * L[o + 11]);
             const co = cone[li * 2];
             if (cd <= co) continue;

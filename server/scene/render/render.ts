@@ -3,7 +3,7 @@
  * draw each, return the RGBA8 image.
  */
 import { linearToSrgb8, packRgba8, srgbLut } from "./color";
-import { setupView } from "./camera";
+import { DEFAULT_NEAR, setupView } from "./camera";
 import { GeometryScratch, drawMesh } from "./draw-mesh";
 import { packLights } from "./lights";
 import { RasterState } from "./raster";
@@ -15,6 +15,16 @@ export const DEFAULT_BACKGROUND: Rgba = [0.19, 0.2, 0.23, 1];
 export const DEFAULT_AMBIENT = 0.25;
 /** Largest accepted image side; the supported contract is 16..4096. */
 export const MAX_SIZE = 8192;
+
+// V8 keeps an object's hidden class ("map") only while some object has it; the hot
+// functions are optimised against these maps, so when one frame's state objects die
+// the next frame deoptimises and re-JITs (~+50% frame time). One tiny long-lived
+// instance of each keeps the maps, and the optimised code, valid across frames.
+const MAP_ANCHORS = [
+  new RasterState(1, 1, new Float32Array(1), new Uint8Array(4), packLights([]), srgbLut()),
+  new GeometryScratch(1, 1, DEFAULT_NEAR),
+  setupView({ eye: [0, 0, 0], forward: [0, 0, -1], up: [0, 1, 0], fovYDeg: 50 }, 1, 1),
+];
 
 /**
  * Renders triangle meshes to an sRGB RGBA8 buffer (opaque; mesh alpha is ignored).
@@ -36,11 +46,12 @@ export function renderScene(input: RenderInput): RenderOutput {
   if (Number.isFinite(view.far)) depth.fill(1 / view.far);
   const st = new RasterState(width, height, depth, new Uint8Array(buffer), packLights(input.lights), srgbLut());
   const amb = input.ambient;
-  st.ambient = typeof amb === "number" && Number.isFinite(amb) ? Math.max(0, amb) : DEFAULT_AMBIENT;
+  st.setAmbient(typeof amb === "number" && Number.isFinite(amb) ? Math.max(0, amb) : DEFAULT_AMBIENT);
 
   const meshes = Array.isArray(input.meshes) ? input.meshes : [];
-  const scratch = new GeometryScratch();
+  const scratch = new GeometryScratch(width, height, view.near);
   for (const i of nearToFar(meshes, view.m)) drawMesh(meshes[i], view, st, scratch);
+  void MAP_ANCHORS; // referenced from a function so the engine keeps it alive
   return { width, height, data: new Uint8ClampedArray(buffer) };
 }
 

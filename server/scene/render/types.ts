@@ -72,8 +72,11 @@ export interface RenderInput {
   width: number;
   /** Output height in pixels (integer; the supported contract is 16..4096). */
   height: number;
+  /** The viewpoint. */
   camera: RenderCamera;
+  /** Opaque triangle meshes in world space. */
   meshes: RenderMesh[];
+  /** Lights; an empty list leaves only the ambient term. */
   lights: RenderLight[];
   /** Linear background colour; alpha ignored (output is always opaque). */
   background?: Rgba;
@@ -83,7 +86,10 @@ export interface RenderInput {
 
 /** An RGBA8 image, row-major, top row first, sRGB-encoded, alpha always 255. */
 export interface RenderOutput {
+  /** Image width in pixels. */
   width: number;
+  /** Image height in pixels. */
   height: number;
+  /** width * height * 4 bytes. */
   data: Uint8ClampedArray;
 }
