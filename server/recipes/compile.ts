@@ -8,7 +8,7 @@
  */
 import { compileCondition, type CompiledCondition } from "./condition";
 import type { PathSegment } from "./parse";
-import { STEP_ID_PATTERN, VARIABLE_NAME_PATTERN, type Recipe, type RecipeStep } from "./schema";
+import { STEP_ID_PATTERN, isVariableName, type Recipe, type RecipeStep } from "./schema";
 import { didYouMean } from "./suggest";
 import { compileParams, refText, type CompiledParams } from "./template";
 import type { VariableValue } from "./types";
@@ -61,7 +61,7 @@ function mergeVariables(defaults: Recipe["variables"], overrides: Record<string,
   const variables: Record<string, VariableValue> = { ...defaults };
   for (const [name, value] of Object.entries(overrides)) {
     const path = ["variables", name];
-    if (!VARIABLE_NAME_PATTERN.test(name) || name === "vars" || name === "steps") {
+    if (!isVariableName(name)) {
       errors.push({ path, message: `run-time variable "${name}" is not a valid variable name`, key: true });
     } else if (!isVariableValue(value)) {
       errors.push({ path, message: `run-time value of "${name}" must be a string, a number or a boolean`, key: true });
@@ -123,14 +123,14 @@ export function compileRecipe(
     if (slot.condition !== undefined) {
       const path: PathSegment[] = ["steps", index, "condition"];
       const compiled = compileCondition(slot.condition);
+      // Conservative: dynamic reads such as `steps.exists(...)` have no static reference.
+      if (/\bsteps\b/.test(slot.condition)) conditionsReadSteps = true;
       if (!compiled.ok) errors.push({ path, message: compiled.message, offset: compiled.offset });
       else {
         condition = compiled.condition;
         for (const ref of condition.refs) {
-          if (ref.kind === "step") {
-            conditionsReadSteps = true;
-            checkStepRef(ref.name, index, path, `steps.${ref.name}`, ref.offset);
-          } else if (resolveVar(ref.name) === undefined) {
+          if (ref.kind === "step") checkStepRef(ref.name, index, path, `steps.${ref.name}`, ref.offset);
+          else if (resolveVar(ref.name) === undefined) {
             const hint = didYouMean(ref.name, Object.keys(variables));
             errors.push({ path, offset: ref.offset, message: `undefined variable "${ref.name}" in condition${hint}` });
           }

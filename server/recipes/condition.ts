@@ -93,7 +93,9 @@ export function compileCondition(
   }
   const checked = parsed.check();
   if (!checked.valid) {
-    return { ok: false, message: `condition error: ${summary(checked.error)}`, offset: checked.error?.range?.start ?? 0 };
+    const reason = summary(checked.error);
+    const hint = /^Unknown variable/.test(reason) ? " (a condition reads vars.<name> and steps.<id>.status, .result, .error)" : "";
+    return { ok: false, message: `condition error: ${reason}${hint}`, offset: checked.error?.range?.start ?? 0 };
   }
   if (checked.type !== "bool" && checked.type !== "dyn") {
     return { ok: false, message: `a condition must give true or false; this one gives ${checked.type}`, offset: 0 };

@@ -240,12 +240,31 @@ export function parseRecipeYaml(text: string, options: Partial<ParseLimits> = {}
   if (errors.length > 0) return { value: undefined, errors, warnings, locate };
 
   try {
-    return { value: doc.toJS({ maxAliasCount: limits.maxAliasCount }), errors, warnings, locate };
+    const value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+    // Aliases can stack shallow collections into a deep value; bound what later code recurses on.
+    if (depthOf(value, limits.maxDepth) > limits.maxDepth) {
+      return fail(`aliases nest the value deeper than ${limits.maxDepth} levels; a recipe never needs that`);
+    }
+    return { value, errors, warnings, locate };
   } catch (error) {
     // toJS throws on unresolved aliases and on excessive alias expansion (alias bombs).
     const reason = error instanceof Error ? error.message : String(error);
     return fail(/alias count/i.test(reason) ? `aliases expand more than ${limits.maxAliasCount} times; refusing to expand them` : reason);
   }
+}
+
+/** Nesting depth of a plain value, iteratively; stops counting once past `max`. */
+function depthOf(value: unknown, max: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > max) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Rejects keys that are not plain text and keys naming object internals. Depth is bounded above. */

@@ -15,7 +15,7 @@ import { parse as parseYamlValue } from "yaml";
 import { compileRecipe, type CompiledStep } from "./compile";
 import { formatPath } from "./parse";
 import { toCelValue, type ConditionScope } from "./condition";
-import { VARIABLE_NAME_PATTERN, type Recipe } from "./schema";
+import { isVariableName, type Recipe } from "./schema";
 import { TemplateError, readPath, refText, type StepResolver } from "./template";
 import type { InvokeTool, RecipeRun, RunEvent, RunTransaction, StepError, StepRecord, VariableValue } from "./types";
 
@@ -173,7 +173,7 @@ async function endTransaction(invoke: InvokeTool, failed: boolean): Promise<RunT
 export function parseVarAssignment(assignment: string): { name: string; value: VariableValue } {
   const eq = assignment.indexOf("=");
   const name = eq === -1 ? "" : assignment.slice(0, eq).trim();
-  if (!VARIABLE_NAME_PATTERN.test(name)) {
+  if (!isVariableName(name)) {
     throw new Error(`--var expects name=value with a name of letters, digits and _; got "${assignment}"`);
   }
   const raw = assignment.slice(eq + 1);

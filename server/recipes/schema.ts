@@ -13,15 +13,25 @@ export const STEP_ID_PATTERN = /^[a-z0-9_]+$/;
 /** Variable names double as CEL field names (`vars.<name>`), so they are identifiers. */
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Names that would shadow the two roots a placeholder or condition starts from. */
-const RESERVED_VARIABLES = new Set(["vars", "steps"]);
 /** Ids that are properties of every JavaScript object; never let them be keys of a lookup table. */
 const RESERVED_IDS = new Set(["__proto__", "constructor", "prototype"]);
+/** Those, plus the two roots a placeholder or condition starts from. */
+const RESERVED_VARIABLES = new Set([...RESERVED_IDS, "vars", "steps"]);
 
-/** `required` for a missing field, `expected` otherwise: zod's default says "received undefined". */
+/** True for a usable variable name: an identifier that is not reserved (see RESERVED_VARIABLES). */
+export function isVariableName(name: string): boolean {
+  return VARIABLE_NAME_PATTERN.test(name) && !RESERVED_VARIABLES.has(name);
+}
+
+/**
+ * Wrong-type message: `required` for a missing field, `expected` otherwise (zod's default says
+ * "received undefined"). Other issues (bad record keys, say) keep their own messages.
+ */
 function fieldError(field: string, expected: string) {
-  return (issue: { input?: unknown }) =>
-    issue.input === undefined ? `${field} is required` : `${field} must be ${expected}`;
+  return (issue: { code?: string; input?: unknown }) => {
+    if (issue.code !== undefined && issue.code !== "invalid_type") return undefined;
+    return issue.input === undefined ? `${field} is required` : `${field} must be ${expected}`;
+  };
 }
 
 const variableValueSchema = z.union([z.string(), z.number(), z.boolean()], {
@@ -31,8 +41,8 @@ const variableValueSchema = z.union([z.string(), z.number(), z.boolean()], {
 const variablesSchema = z.record(
   z
     .string()
-    .regex(VARIABLE_NAME_PATTERN, "variable names are letters, digits and _ (not starting with a digit)")
-    .refine((name) => !RESERVED_VARIABLES.has(name), "`vars` and `steps` are reserved names"),
+    .regex(VARIABLE_NAME_PATTERN, "a variable name is letters, digits and _, not starting with a digit")
+    .refine((name) => !RESERVED_VARIABLES.has(name), "vars, steps, __proto__, constructor and prototype are reserved"),
   variableValueSchema,
   { error: fieldError("variables", "a mapping of name to default value") },
 );
@@ -51,23 +61,25 @@ export function stepIdFromName(name: string): string {
     .replace(/^_+|_+$/g, "");
 }
 
+const stepShape = {
+  name: z.string({ error: fieldError("name", "text") }).min(1, "name must not be empty"),
+  id: z
+    .string({ error: fieldError("id", "text") })
+    .regex(STEP_ID_PATTERN, "id must be lowercase letters, digits and _")
+    .refine((id) => !RESERVED_IDS.has(id), "this id is reserved; choose another")
+    .optional(),
+  tool: z.string({ error: fieldError("tool", "a tool name") }).min(1, "tool must not be empty"),
+  params: z
+    .record(z.string(), z.unknown(), { error: fieldError("params", "a mapping of parameters") })
+    .nullable()
+    .optional(),
+  condition: z.string({ error: fieldError("condition", "a CEL expression in a string") }).min(1).optional(),
+  on_error: z.enum(["stop", "continue"], { error: "on_error must be stop or continue" }).default("stop"),
+};
+
 /** One step as written in YAML (input) and with `id`, `params` and `on_error` filled in (output). */
 export const recipeStepSchema = z
-  .strictObject({
-    name: z.string({ error: fieldError("name", "text") }).min(1, "name must not be empty"),
-    id: z
-      .string({ error: fieldError("id", "text") })
-      .regex(STEP_ID_PATTERN, "id must be lowercase letters, digits and _")
-      .refine((id) => !RESERVED_IDS.has(id), "this id is reserved; choose another")
-      .optional(),
-    tool: z.string({ error: fieldError("tool", "a tool name") }).min(1, "tool must not be empty"),
-    params: z
-      .record(z.string(), z.unknown(), { error: fieldError("params", "a mapping of parameters") })
-      .nullable()
-      .optional(),
-    condition: z.string({ error: fieldError("condition", "a CEL expression in a string") }).min(1).optional(),
-    on_error: z.enum(["stop", "continue"], { error: "on_error must be stop or continue" }).default("stop"),
-  })
+  .strictObject(stepShape, { error: fieldError("a step", "a mapping with name and tool") })
   .superRefine((step, ctx) => {
     if (step.id !== undefined) return;
     const derived = stepIdFromName(step.name);
@@ -116,7 +128,7 @@ export const recipeVariablesSchema = variablesSchema;
 /** Known field names, for "did you mean" hints on unknown keys. */
 export const RECIPE_FIELDS = Object.keys(recipeSchema.shape);
 /** Known step field names. */
-export const STEP_FIELDS = ["name", "id", "tool", "params", "condition", "on_error"];
+export const STEP_FIELDS = Object.keys(stepShape);
 
 /**
  * The JSON Schema of a recipe file as authored, for editors (served at /schemas/recipe.json).

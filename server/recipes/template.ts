@@ -76,14 +76,17 @@ export function refText(ref: TemplateRef): string {
   return ref.kind === "var" ? ref.name : [`steps.${ref.id}.${ref.field}`, ...ref.path].join(".");
 }
 
+type StepRef = Extract<TemplateRef, { kind: "step" }>;
+const isRef = (part: unknown): part is StepRef => typeof part === "object" && part !== null;
+
 /** Reads step-result references at run time; throws TemplateError when there is no such value. */
-export type StepResolver = (ref: Extract<TemplateRef, { kind: "step" }>) => unknown;
+export type StepResolver = (ref: StepRef) => unknown;
 
 /** A params tree ready to render; nodes that need no step result are already plain values. */
 type Compiled =
   | { k: "value"; v: unknown }
-  | { k: "ref"; ref: TemplateRef }
-  | { k: "text"; parts: Part[] }
+  | { k: "ref"; ref: StepRef }
+  | { k: "text"; parts: (string | StepRef)[] }
   | { k: "object"; entries: [string, Compiled][] }
   | { k: "array"; items: Compiled[] };
 
@@ -105,9 +108,6 @@ function asText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-type StepRef = Extract<TemplateRef, { kind: "step" }>;
-const isRef = (part: unknown): part is StepRef => typeof part === "object" && part !== null;
-
 /**
  * Compiles a params mapping once. Variable references are resolved now with `resolveVar`
  * (undefined → an error is recorded); step references stay for `render`.
@@ -121,59 +121,67 @@ export function compileParams(
 ): CompiledParams {
   const refs: RefUse[] = [];
   const errors: CompiledParams["errors"] = [];
-  const compileString = (value: string, path: PathSegment[]): Compiled => {
+  // One shared path stack, copied only when something is recorded: compile runs once per run,
+  // but on 1,000-step recipes per-node path arrays were most of its garbage.
+  const path: PathSegment[] = [];
+  const compileString = (value: string): Compiled => {
     let parts: Part[] | undefined;
     try {
       parts = parseTemplate(value);
     } catch (error) {
-      errors.push({ path, message: (error as Error).message });
+      errors.push({ path: path.slice(), message: (error as Error).message });
       return { k: "value", v: value };
     }
     if (!parts) return { k: "value", v: value };
     const exact = parts.length === 1;
+    const at = path.slice();
     // Variables are fixed for the run: substitute them now, keep only step references.
     const resolved = parts.map((part): string | VariableValue | StepRef => {
       if (typeof part === "string") return part;
-      refs.push({ ref: part, path, exact });
+      refs.push({ ref: part, path: at, exact });
       if (part.kind === "step") return part;
       const found = resolveVar(part.name);
-      if (found === undefined) errors.push({ path, message: `undefined variable "${part.name}" in "${value}"` });
+      if (found === undefined) errors.push({ path: at, message: `undefined variable "${part.name}" in "${value}"` });
       return found ?? "";
     });
     if (exact) return isRef(resolved[0]) ? { k: "ref", ref: resolved[0] } : { k: "value", v: resolved[0] };
     if (!resolved.some(isRef)) return { k: "value", v: resolved.map(asText).join("") };
     return { k: "text", parts: resolved.map((p) => (isRef(p) ? p : asText(p))) };
   };
-  const visit = (value: unknown, path: PathSegment[]): Compiled => {
-    if (typeof value === "string") return compileString(value, path);
-    if (Array.isArray(value)) {
-      const items = value.map((item, index) => visit(item, [...path, index]));
-      return items.every((i) => i.k === "value") ? { k: "value", v: items.map((i) => (i as { v: unknown }).v) } : { k: "array", items };
+  const visit = (value: unknown): Compiled => {
+    if (typeof value === "string") return compileString(value);
+    if (typeof value !== "object" || value === null) return { k: "value", v: value };
+    const isArray = Array.isArray(value);
+    const keys = Object.keys(value);
+    const children: Compiled[] = new Array(keys.length);
+    let allStatic = true;
+    for (let i = 0; i < keys.length; i++) {
+      path.push(isArray ? i : keys[i]);
+      children[i] = visit((value as Record<string, unknown>)[keys[i]]);
+      path.pop();
+      if (children[i].k !== "value") allStatic = false;
     }
-    if (typeof value === "object" && value !== null) {
-      const entries = Object.entries(value).map(([key, item]): [string, Compiled] => [key, visit(item, [...path, key])]);
-      if (entries.every(([, item]) => item.k === "value")) {
-        return { k: "value", v: Object.fromEntries(entries.map(([key, item]) => [key, (item as { v: unknown }).v])) };
-      }
-      return { k: "object", entries };
-    }
-    return { k: "value", v: value };
+    const valueOf = (c: Compiled) => (c as { v: unknown }).v;
+    if (isArray) return allStatic ? { k: "value", v: children.map(valueOf) } : { k: "array", items: children };
+    if (!allStatic) return { k: "object", entries: keys.map((key, i): [string, Compiled] => [key, children[i]]) };
+    // fromEntries defines properties, so even a "__proto__" key from code-built params stays data.
+    return { k: "value", v: Object.fromEntries(keys.map((key, i) => [key, valueOf(children[i])])) };
   };
   const render = (node: Compiled, resolveStep: StepResolver): unknown => {
     switch (node.k) {
       case "value":
         return node.v;
       case "ref":
-        return resolveStep(node.ref as StepRef);
+        return resolveStep(node.ref);
       case "text":
-        return node.parts.map((p) => (typeof p === "string" ? p : asText(resolveStep(p as StepRef)))).join("");
+        return node.parts.map((p) => (typeof p === "string" ? p : asText(resolveStep(p)))).join("");
       case "array":
         return node.items.map((item) => render(item, resolveStep));
       case "object":
         return Object.fromEntries(node.entries.map(([key, item]) => [key, render(item, resolveStep)]));
     }
   };
-  const root = visit(params, []);
+  const root = visit(params);
   return {
     refs,
     errors,

@@ -6,7 +6,7 @@
  * their own when the file as a whole does not match the schema.
  */
 import type { z } from "zod";
-import { compileRecipe, type CompileIssue, type StepSlot } from "./compile";
+import { compileRecipe, type CompileIssue, type CompiledStep, type StepSlot } from "./compile";
 import { formatPath, parseRecipeYaml, type ParseLimits, type PathSegment, type YamlSource } from "./parse";
 import {
   RECIPE_FIELDS,
@@ -42,18 +42,35 @@ const TRANSACTION_TOOLS = new Set(["begin_transaction", "commit_transaction", "r
 
 type Issue = z.core.$ZodIssue;
 
+/** How fromZod words its messages for one kind of mapping. */
+interface ZodContext {
+  /** Known keys at a path, for "did you mean" on unknown ones. */
+  known?: (path: PathSegment[]) => string[];
+  /** "field" in the recipe itself, "parameter" inside params. */
+  noun: string;
+  /** Extra words for an issue at a path (e.g. which placeholder produced the value). */
+  explain?: (path: PathSegment[]) => string;
+}
+
 /** Zod issues → positioned issues; unknown keys get one issue each, at the key, with a hint. */
-function fromZod(issues: readonly Issue[], base: PathSegment[], source: YamlSource, known?: (path: PathSegment[]) => string[]) {
+function fromZod(issues: readonly Issue[], base: PathSegment[], source: YamlSource, context: ZodContext) {
   const out: RecipeIssue[] = [];
   for (const issue of issues) {
     const path = [...base, ...(issue.path as PathSegment[])];
+    const last = String(path[path.length - 1]);
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        const hint = known ? didYouMean(key, known(path)) : "";
-        out.push({ path: formatPath([...path, key]), ...source.locate([...path, key], { key: true }), message: `unknown field "${key}"${hint}` });
+        const hint = context.known ? didYouMean(key, context.known(path)) : "";
+        out.push({ path: formatPath([...path, key]), ...source.locate([...path, key], { key: true }), message: `unknown ${context.noun} "${key}"${hint}` });
       }
+    } else if (issue.code === "invalid_key") {
+      // zod says "Invalid key in record"; the key's own issue says what is wrong with it.
+      const message = `invalid name "${last}": ${issue.issues[0]?.message ?? issue.message}`;
+      out.push({ path: formatPath(path), ...source.locate(path, { key: true }), message });
     } else {
-      out.push({ path: formatPath(path), ...source.locate(path, { key: issue.code === "invalid_key" }), message: issue.message });
+      const missing = issue.code === "invalid_type" && / received undefined$/.test(issue.message);
+      const message = missing ? `required ${context.noun} "${last}" is missing` : issue.message;
+      out.push({ path: formatPath(path), ...source.locate(path), message: message + (context.explain?.(path) ?? "") });
     }
   }
   return out;
@@ -82,6 +99,56 @@ function salvage(value: unknown): { variables: Recipe["variables"]; steps: StepS
   return { variables, steps };
 }
 
+interface StepCheck {
+  catalogue: RecipeToolCatalogue;
+  source: YamlSource;
+  recipe: Recipe | undefined;
+  compiled: ReturnType<typeof compileRecipe>;
+  errors: RecipeIssue[];
+  warnings: RecipeIssue[];
+}
+
+/** The tool of one step exists, fits the recipe, and accepts the step's params. */
+function checkStep({ index, step, params }: CompiledStep, { catalogue, source, recipe, compiled, errors, warnings }: StepCheck) {
+  const toolPath = ["steps", index, "tool"];
+  const at = (message: string): RecipeIssue => ({ path: formatPath(toolPath), ...source.locate(toolPath), message });
+  const tool = catalogue.getTool(step.tool);
+  if (!tool) {
+    errors.push(at(`unknown tool "${step.tool}"${didYouMean(step.tool, catalogue.toolNames())}`));
+    return;
+  }
+  if (recipe?.transaction && TRANSACTION_TOOLS.has(tool.name)) {
+    errors.push(at(`${tool.name} cannot be a step of a recipe with transaction: true; the run already manages the transaction`));
+  }
+  if (tool.group === "recipes") {
+    warnings.push(at(`${tool.name} runs recipe machinery from inside a recipe; a recipe that runs itself never ends`));
+  }
+  // Values from step results are unknown until run time, and template errors are already
+  // reported: skip schema issues at or under those paths rather than invent false errors.
+  const unknownAt = params.refs.filter((use) => use.ref.kind === "step").map((use) => use.path);
+  const templateErrorAt = compiled.errors.filter((e) => e.path[1] === index && e.path[2] === "params").map((e) => e.path.slice(3));
+  const skip = [...unknownAt, ...templateErrorAt];
+  let result: ReturnType<z.ZodType["safeParse"]>;
+  try {
+    result = tool.input.safeParse(params.render(() => undefined));
+  } catch (error) {
+    // An async refinement or a throwing transform in a tool schema must not break validation.
+    warnings.push(at(`the params of ${tool.name} could not be checked: ${(error as Error).message}`));
+    return;
+  }
+  if (result.success) return;
+  const relevant = result.error.issues.filter((issue) => !skip.some((p) => p.every((seg, i) => issue.path[i] === seg)));
+  const shape = (tool.input as { shape?: Record<string, unknown> }).shape;
+  const known = (path: PathSegment[]) => (path.length === 3 && shape ? Object.keys(shape) : []);
+  // A wrong type that came from an exact `{{ var }}` says so: the YAML alone does not show it.
+  const explain = (path: PathSegment[]) => {
+    const use = params.refs.find((u) => u.exact && u.ref.kind === "var" && formatPath(u.path) === formatPath(path.slice(3)));
+    const name = use?.ref.kind === "var" ? use.ref.name : undefined;
+    return name === undefined ? "" : ` (the value comes from {{ ${name} }}, which is ${JSON.stringify(compiled.plan.variables[name])})`;
+  };
+  errors.push(...fromZod(relevant, ["steps", index, "params"], source, { known, noun: "parameter", explain }));
+}
+
 /**
  * Validates recipe text against the schema and the tool catalogue, for the given run-time
  * variables. Never throws on bad input.
@@ -95,7 +162,7 @@ export function validateRecipe(text: string, catalogue: RecipeToolCatalogue, opt
   const errors: RecipeIssue[] = [];
   const warnings: RecipeIssue[] = [...source.warnings];
   const parsed = recipeSchema.safeParse(source.value);
-  if (!parsed.success) errors.push(...fromZod(parsed.error.issues, [], source, fieldsAt));
+  if (!parsed.success) errors.push(...fromZod(parsed.error.issues, [], source, { known: fieldsAt, noun: "field" }));
   const recipe = parsed.success ? parsed.data : undefined;
   const pieces = recipe ?? salvage(source.value);
 
@@ -108,32 +175,8 @@ export function validateRecipe(text: string, catalogue: RecipeToolCatalogue, opt
   errors.push(...compiled.errors.map(position));
   warnings.push(...compiled.warnings.map(position));
 
-  for (const { index, step, params } of compiled.plan.steps) {
-    const at = (path: PathSegment[], message: string, key = false) =>
-      ({ path: formatPath(path), ...source.locate(path, { key }), message }) satisfies RecipeIssue;
-    const tool = catalogue.getTool(step.tool);
-    if (!tool) {
-      errors.push(at(["steps", index, "tool"], `unknown tool "${step.tool}"${didYouMean(step.tool, catalogue.toolNames())}`));
-      continue;
-    }
-    if (recipe?.transaction && TRANSACTION_TOOLS.has(tool.name)) {
-      errors.push(at(["steps", index, "tool"], `${tool.name} cannot be a step of a recipe with transaction: true; the run already manages the transaction`));
-    }
-    if (tool.group === "recipes") {
-      warnings.push(at(["steps", index, "tool"], `${tool.name} runs recipe machinery from inside a recipe; a recipe that runs itself never ends`));
-    }
-    // Values from step results are unknown until run time, and template errors are already
-    // reported: skip schema issues at or under those paths rather than invent false errors.
-    const unknownAt = params.refs.filter((use) => use.ref.kind === "step").map((use) => use.path);
-    const templateErrorAt = compiled.errors.filter((e) => e.path[1] === index && e.path[2] === "params").map((e) => e.path.slice(3));
-    const skip = [...unknownAt, ...templateErrorAt];
-    const sample = params.render(() => undefined);
-    const result = tool.input.safeParse(sample);
-    if (result.success) continue;
-    const relevant = result.error.issues.filter((issue) => !skip.some((p) => p.every((seg, i) => issue.path[i] === seg)));
-    const shape = (tool.input as { shape?: Record<string, unknown> }).shape;
-    const known = (path: PathSegment[]) => (path.length === 3 && shape ? Object.keys(shape) : []);
-    errors.push(...fromZod(relevant, ["steps", index, "params"], source, known));
+  for (const step of compiled.plan.steps) {
+    checkStep(step, { catalogue, source, recipe, compiled, errors, warnings });
   }
 
   const unique = (list: RecipeIssue[], seen = new Set<string>()) =>

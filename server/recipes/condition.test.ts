@@ -1,0 +1,89 @@
+// Invariant: conditions are CEL, compiled once with syntax errors located by offset; at run time
+// they see vars and steps.<id>.{status,result,error}, and anything but a boolean is an error.
+import { describe, expect, it } from "vitest";
+import { ConditionError, compileCondition, toCelValue, type ConditionScope } from "./condition";
+
+const scope = (vars: Record<string, unknown>, steps: ConditionScope["steps"] = {}): ConditionScope => ({
+  vars: toCelValue(vars) as Record<string, unknown>,
+  steps: toCelValue(steps) as ConditionScope["steps"],
+});
+const evaluate = (source: string, s: ConditionScope) => {
+  const compiled = compileCondition(source);
+  if (!compiled.ok) throw new Error(compiled.message);
+  return compiled.condition.evaluate(s);
+};
+
+describe("compileCondition", () => {
+  it.each([
+    ["vars.light_intensity > 0", { light_intensity: 1.2 }, true],
+    ["vars.ground_size > 10", { ground_size: 100 }, true],
+    ["vars.ground_size + 1 == 101", { ground_size: 100 }, true],
+    ["vars.name == 'Sun' && !vars.off", { name: "Sun", off: false }, true],
+    ["vars.size * 2.0 > 3.0", { size: 1.6 }, true],
+    ["vars.count < 3", { count: 5 }, false],
+  ])("evaluates %s", (source, vars, expected) => {
+    expect(evaluate(source, scope(vars))).toBe(expected);
+  });
+
+  it("reads earlier steps and sees steps that have not run as pending", () => {
+    const steps = {
+      ground: { status: "succeeded", result: { id: 4, name: "Ground" }, error: null },
+      later: { status: "pending", result: null, error: null },
+    };
+    const source = 'steps.ground.status == "succeeded" && steps.ground.result.id > 3 && steps.later.status == "pending"';
+    expect(evaluate(source, scope({}, steps))).toBe(true);
+  });
+
+  it.each([
+    ["vars.size >", 11],
+    ["vars.size > > 1", 12],
+    ["(vars.a", 7],
+  ])("reports the syntax error in %s at offset %i", (source, offset) => {
+    const compiled = compileCondition(source);
+    expect(compiled).toMatchObject({ ok: false, offset, message: expect.stringMatching(/^condition syntax error/) });
+  });
+
+  it("rejects names other than vars and steps, with a hint", () => {
+    expect(compileCondition("size > 1")).toMatchObject({ ok: false, message: expect.stringMatching(/Unknown variable: size.*vars\.<name>/) });
+  });
+
+  it("rejects a condition whose type is known not to be boolean", () => {
+    expect(compileCondition("1 + 2")).toMatchObject({ ok: false, message: "a condition must give true or false; this one gives int" });
+  });
+
+  it("throws ConditionError when a dynamic result is not a boolean", () => {
+    expect(() => evaluate("vars.name", scope({ name: "Sun" }))).toThrow(ConditionError);
+    expect(() => evaluate("vars.name", scope({ name: "Sun" }))).toThrow(/gave the string "Sun", not true or false/);
+  });
+
+  it("throws ConditionError when evaluation fails", () => {
+    expect(() => evaluate("steps.a.result.id > 1", scope({}, { a: { status: "skipped", result: null, error: null } }))).toThrow(
+      /could not be evaluated/,
+    );
+  });
+
+  it("collects the variables and steps it reads, with offsets", () => {
+    const compiled = compileCondition('vars.a > 1 || steps["b"].status == "failed"');
+    expect(compiled.ok && compiled.condition.refs).toEqual([
+      { kind: "var", name: "a", offset: 0 },
+      { kind: "step", name: "b", offset: 14 },
+    ]);
+  });
+});
+
+describe("toCelValue", () => {
+  it("turns whole numbers into ints and strips prototypes", () => {
+    const value = toCelValue({ n: 3, f: 1.5, list: [1], missing: undefined }) as Record<string, unknown>;
+    expect(value.n).toBe(3n);
+    expect(value.f).toBe(1.5);
+    expect(value.list).toEqual([1n]);
+    expect(Object.getPrototypeOf(value)).toBeNull();
+    expect("missing" in value).toBe(false);
+  });
+
+  it("stops at cycles instead of recursing forever", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => toCelValue(cyclic)).not.toThrow();
+  });
+});
