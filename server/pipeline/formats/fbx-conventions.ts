@@ -21,6 +21,14 @@ export const CAMERA_FIX = new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0)
 /** FBX lights shine along their local -Y; interchange lights along -Z: a 90° turn about X. */
 export const LIGHT_FIX = new Quaternion().setFromAxisAngle(new Vector3(1, 0, 0), Math.PI / 2);
 
+/**
+ * Vertical film back (mm) that camera FocalLength values are computed against: the FBX SDK
+ * default FilmHeight (0.612 in). FBX SDK readers use FieldOfView (written too); Blender uses
+ * FocalLength with the film size, so both must agree. FBXLoader exposes only the focal length,
+ * so the reader converts it back with this same film height.
+ */
+export const FBX_FILM_HEIGHT_MM = 0.612 * 25.4;
+
 /** Name of the material FBXLoader invents for meshes without one (three's Loader.DEFAULT_MATERIAL_NAME). */
 export const FBX_DEFAULT_MATERIAL = "__DEFAULT";
 
@@ -59,4 +67,19 @@ export function refixKey(
     out.s = [e[0] + e[1] + e[2], e[4] + e[5] + e[6], e[8] + e[9] + e[10]];
   }
   return out;
+}
+
+/**
+ * Runs `fn` with console.warn redirected into `warnings`. The FBX exporter and FBXLoader report
+ * what they skip only through console.warn; capturing it keeps those drops visible to callers.
+ * Safe because both run synchronously, so no other code can warn in between.
+ */
+export function captureWarnings<T>(warnings: string[], prefix: string, fn: () => T): T {
+  const original = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(prefix + args.map(String).join(" "));
+  try {
+    return fn();
+  } finally {
+    console.warn = original;
+  }
 }

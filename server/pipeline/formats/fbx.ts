@@ -15,7 +15,6 @@ import {
   DirectionalLight,
   Float32BufferAttribute,
   Group,
-  Matrix4,
   Mesh,
   MeshStandardMaterial,
   Object3D,
@@ -31,9 +30,10 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { CAMERA_FIX, FBX_UNIT_SCALE, LIGHT_FIX, refixKey, refixMatrix } from "./fbx-conventions.js";
+import { CAMERA_FIX, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions.js";
 import {
   localMatrix,
+  meaninglessLightFieldWarnings,
   uniqueNames,
   unusedMeshWarnings,
   validateScene,
@@ -51,7 +51,8 @@ function makeLight(l: InterchangeLight): Light {
     l.type === "directional"
       ? new DirectionalLight(color, l.intensity)
       : l.type === "spot"
-        ? new SpotLight(color, l.intensity, l.range ?? 0, ((l.spotAngleDeg ?? 45) * Math.PI) / 180, 0)
+        ? // FBX OuterAngle is the full cone (Blender, Maya); three's angle, which the exporter copies, is half of it.
+          new SpotLight(color, l.intensity, l.range ?? 0, ((l.spotAngleDeg ?? 45) * Math.PI) / 90, 0)
         : new PointLight(color, l.intensity, l.range ?? 0);
   // The model's rotation carries the direction. A target would make the exporter add a LookAt
   // constraint to an extra root model, which DCC tools then obey instead of the rotation.
@@ -62,20 +63,17 @@ function makeLight(l: InterchangeLight): Light {
 /** Writes `<baseName>.fbx` (binary FBX 7.4, metres, Y up). */
 export async function encodeFbx(scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
   validateScene(scene);
-  const warnings = unusedMeshWarnings(scene, "fbx");
+  const warnings = [...unusedMeshWarnings(scene, "fbx"), ...meaninglessLightFieldWarnings(scene, "fbx")];
   const used = new Set(scene.nodes.map((n) => n.material));
   scene.materials.forEach((m, k) => used.has(k) || warnings.push(`fbx: unused material "${m.name}" dropped`));
 
   // FBXLoader binds animation tracks by sanitised model name, so those must be unique once
   // sanitised; empty names would be replaced by the exporter with the model type.
-  const sanitized = scene.nodes.map((n, i) => PropertyBinding.sanitizeNodeName(n.name.replace(/\0/g, "")) || `node_${i}`);
+  const clean = scene.nodes.map((n, i) => n.name.replace(/\0/g, "") || `node_${i}`);
+  const sanitized = clean.map((c) => PropertyBinding.sanitizeNodeName(c));
   const unique = scene.animations.length ? uniqueNames(sanitized) : sanitized;
-  const names = scene.nodes.map((n, i) => {
-    const clean = n.name.replace(/\0/g, "");
-    const name = unique[i] === sanitized[i] && clean ? clean : unique[i];
-    if (name !== n.name) warnings.push(`fbx: node "${n.name}" written as "${name}" (names must be unique and non-empty once sanitised)`);
-    return name;
-  });
+  const names = clean.map((c, i) => c + unique[i].slice(sanitized[i].length)); // keeps the "_2" suffix, if any
+  names.forEach((name, i) => name === scene.nodes[i].name || warnings.push(`fbx: node "${scene.nodes[i].name}" written as "${name}" (FBX names must be non-empty and, for animation, unique)`));
 
   const geometries = scene.meshes.map((m) => {
     const g = new BufferGeometry();
@@ -105,7 +103,9 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
         far = MAX_FAR;
       }
       // The exporter multiplies near/far by the unit scale; FBX wants them in file units (metres).
-      return new PerspectiveCamera(n.camera!.fovYDeg, 16 / 9, n.camera!.near / FBX_UNIT_SCALE, far / FBX_UNIT_SCALE);
+      const cam = new PerspectiveCamera(n.camera!.fovYDeg, 16 / 9, n.camera!.near / FBX_UNIT_SCALE, far / FBX_UNIT_SCALE);
+      cam.filmGauge = FBX_FILM_HEIGHT_MM * cam.aspect; // three's film height = gauge / aspect
+      return cam;
     };
     if (n.mesh !== undefined) {
       obj = new Mesh(geometries[n.mesh], n.material === undefined ? [] : materials[n.material]);
@@ -152,9 +152,9 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   }
   const animations = clips.map((c, k) => new AnimationClip(k ? `Animation_${k + 1}` : "Animation", -1, c.tracks));
 
-  const bytes = new FBXExporter().parseSync(root, { version: 7400, axisUp: "Y", axisForward: "Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false });
+  // Axes "Y|-Z" declare +X right, +Y up, +Z toward the viewer: exactly glTF's frame (Blender's own
+  // FBX export default). The exporter's "Z" forward would declare -X right and mirror-turn imports.
+  const options = { version: 7400, axisUp: "Y", axisForward: "-Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false } as const;
+  const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().parseSync(root, options));
   return { files: [{ name: `${baseName}.fbx`, bytes }], warnings };
 }
-
-/** Matrix helper re-exported for the reader's symmetry tests. */
-export const _internal = { refixMatrix, Matrix4 };

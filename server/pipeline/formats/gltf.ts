@@ -8,15 +8,24 @@ import { Document, NodeIO, type Accessor, type Animation, type Material, type Me
 import { KHRLightsPunctual, Light } from "@gltf-transform/extensions";
 import {
   computeNormals,
+  meaninglessLightFieldWarnings,
+  sequentialIndices,
   unusedMeshWarnings,
   validateScene,
   type DecodeResult,
   type EncodeResult,
   type InterchangeAnimation,
+  type InterchangeNode,
   type InterchangeScene,
 } from "./interchange.js";
 
 const RAD = Math.PI / 180;
+
+/** gltf-transform logger that turns its warnings and errors (e.g. unsupported extensions) into ours. */
+function collectingLogger(warnings: string[], prefix: string) {
+  const push = (text: string) => void (warnings.includes(prefix + text) || warnings.push(prefix + text));
+  return { debug: () => {}, info: () => {}, warn: push, error: push };
+}
 const PATHS = [
   ["translations", "translation", "VEC3"],
   ["rotations", "rotation", "VEC4"],
@@ -37,18 +46,18 @@ export async function encodeGltf(scene: InterchangeScene, baseName: string): Pro
     // Without BLEND, viewers ignore a base colour alpha below 1.
     return m.color[3] < 1 ? mat.setAlphaMode("BLEND") : mat;
   });
-  // glTF puts the material on the mesh primitive, so one glTF mesh per (mesh, material) pair in use.
+  // glTF puts the material on the mesh primitive, so one glTF mesh per (mesh, material) pair in
+  // use; pairs of the same mesh share its accessors, which is also how the reader re-unites them.
+  const geometry = new Map<number, [Accessor, Accessor, Accessor]>();
   const meshCache = new Map<string, Mesh>();
   const meshFor = (meshIndex: number, materialIndex: number | undefined): Mesh => {
     const key = `${meshIndex}/${materialIndex ?? ""}`;
     let mesh = meshCache.get(key);
     if (!mesh) {
       const src = scene.meshes[meshIndex];
-      const prim = doc
-        .createPrimitive()
-        .setAttribute("POSITION", accessor("VEC3", src.positions))
-        .setAttribute("NORMAL", accessor("VEC3", src.normals))
-        .setIndices(accessor("SCALAR", src.indices));
+      let acc = geometry.get(meshIndex);
+      if (!acc) geometry.set(meshIndex, (acc = [accessor("VEC3", src.positions), accessor("VEC3", src.normals), accessor("SCALAR", src.indices)]));
+      const prim = doc.createPrimitive().setAttribute("POSITION", acc[0]).setAttribute("NORMAL", acc[1]).setIndices(acc[2]);
       if (materialIndex !== undefined) prim.setMaterial(materials[materialIndex]);
       mesh = doc.createMesh(src.name).addPrimitive(prim);
       meshCache.set(key, mesh);
@@ -61,7 +70,7 @@ export async function encodeGltf(scene: InterchangeScene, baseName: string): Pro
     if (n.mesh !== undefined) node.setMesh(meshFor(n.mesh, n.material));
     if (n.light) {
       const light = lights.createLight(n.name).setType(n.light.type).setColor([...n.light.color]).setIntensity(n.light.intensity);
-      if (n.light.range !== undefined) light.setRange(n.light.range);
+      if (n.light.range !== undefined && n.light.type !== "directional") light.setRange(n.light.range);
       if (n.light.type === "spot" && n.light.spotAngleDeg !== undefined) light.setOuterConeAngle(n.light.spotAngleDeg * RAD).setInnerConeAngle(0);
       node.setExtension(KHRLightsPunctual.EXTENSION_NAME, light);
     }
@@ -89,8 +98,9 @@ export async function encodeGltf(scene: InterchangeScene, baseName: string): Pro
       clip.used.add(`${a.node}/${path}`);
     }
   }
-  const bytes = await new NodeIO().registerExtensions([KHRLightsPunctual]).writeBinary(doc);
-  return { files: [{ name: `${baseName}.glb`, bytes }], warnings: unusedMeshWarnings(scene, "gltf") };
+  const warnings = [...unusedMeshWarnings(scene, "gltf"), ...meaninglessLightFieldWarnings(scene, "gltf")];
+  const bytes = await new NodeIO().registerExtensions([KHRLightsPunctual]).setLogger(collectingLogger(warnings, "gltf: writer: ")).writeBinary(doc);
+  return { files: [{ name: `${baseName}.glb`, bytes }], warnings };
 }
 
 /** Float32 copy of an accessor, dequantising normalised integer storage (KHR_mesh_quantization). */
@@ -108,13 +118,14 @@ function floats(acc: Accessor): Float32Array {
 export async function decodeGltf(files: Map<string, Uint8Array>, mainName: string): Promise<DecodeResult> {
   const main = files.get(mainName);
   if (!main) throw new Error(`gltf: ${mainName} not among the given files`);
-  const io = new NodeIO().registerExtensions([KHRLightsPunctual]);
-  const doc = mainName.toLowerCase().endsWith(".gltf")
-    ? await io.readJSON({ json: JSON.parse(new TextDecoder().decode(main)), resources: Object.fromEntries(files) })
-    : await io.readBinary(main);
-  const root = doc.getRoot();
   const warnings: string[] = [];
   const warnOnce = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
+  const io = new NodeIO().registerExtensions([KHRLightsPunctual]).setLogger(collectingLogger(warnings, "gltf: reader: "));
+  const doc = mainName.toLowerCase().endsWith(".gltf")
+    ? await io.readJSON({ json: JSON.parse(new TextDecoder().decode(main)), resources: Object.fromEntries(files) as Record<string, Uint8Array<ArrayBuffer>> })
+    : await io.readBinary(main);
+  const root = doc.getRoot();
+  if (root.listScenes().length > 1) warnOnce(`gltf: ${root.listScenes().length} scenes merged into one`);
   const out: InterchangeScene = { nodes: [], meshes: [], materials: [], animations: [] };
 
   const materialIndex = new Map<Material, number>();
@@ -128,13 +139,16 @@ export async function decodeGltf(files: Map<string, Uint8Array>, mainName: strin
     for (const ext of m.listExtensions()) warnOnce(`gltf: material "${m.getName()}": ${ext.extensionName} dropped`);
   }
 
+  const accessorIds = new Map<Accessor, number>();
+  const accessorId = (a: Accessor) => accessorIds.get(a) ?? accessorIds.set(a, accessorIds.size).size - 1;
   const gltfNodes = root.listNodes();
   const nodeIndex = new Map<Node, number>(gltfNodes.map((n, i) => [n, i]));
-  const primIndex = new Map<object, number>();
+  // Primitives sharing position/normal/index accessors are one interchange mesh (see the writer).
+  const primIndex = new Map<string, number>();
   const extra: { parent: number; name: string; mesh: number; material?: number }[] = [];
   for (const n of gltfNodes) {
     const parent = n.getParentNode();
-    const node: InterchangeScene["nodes"][number] = {
+    const node: InterchangeNode = {
       name: n.getName(),
       parent: parent ? nodeIndex.get(parent)! : null,
       translation: [...n.getTranslation()],
@@ -150,15 +164,16 @@ export async function decodeGltf(files: Map<string, Uint8Array>, mainName: strin
       if (prim.getMode() !== 4) return warnOnce(`gltf: mesh "${mesh.getName()}" primitive ${k}: non-triangle mode ${prim.getMode()} dropped`);
       for (const s of prim.listSemantics()) if (s !== "POSITION" && s !== "NORMAL") warnOnce(`gltf: mesh "${mesh.getName()}": attribute ${s} dropped`);
       if (prim.listTargets().length) warnOnce(`gltf: mesh "${mesh.getName()}": morph targets dropped`);
-      let meshIdx = primIndex.get(prim);
+      const geometryKey = [prim.getAttribute("POSITION"), prim.getAttribute("NORMAL"), prim.getIndices()].map((a) => (a ? accessorId(a) : -1)).join("/");
+      let meshIdx = primIndex.get(geometryKey);
       if (meshIdx === undefined) {
         const positions = floats(prim.getAttribute("POSITION")!);
         const idx = prim.getIndices();
-        const indices = idx ? Uint32Array.from(idx.getArray()!) : Uint32Array.from({ length: positions.length / 3 }, (_, i) => i);
+        const indices = idx ? Uint32Array.from(idx.getArray()!) : sequentialIndices(positions.length / 3);
         const normalAcc = prim.getAttribute("NORMAL");
         if (!normalAcc) warnOnce(`gltf: mesh "${mesh.getName()}": had no normals; smooth normals computed`);
         meshIdx = out.meshes.push({ name: mesh.getName(), positions, indices, normals: normalAcc ? floats(normalAcc) : computeNormals(positions, indices) }) - 1;
-        primIndex.set(prim, meshIdx);
+        primIndex.set(geometryKey, meshIdx);
       }
       const mat = prim.getMaterial();
       const material = mat ? materialIndex.get(mat) : undefined;
@@ -184,10 +199,9 @@ export async function decodeGltf(files: Map<string, Uint8Array>, mainName: strin
       if (cam.getAspectRatio() !== null) warnOnce(`gltf: camera "${node.name}": aspect ratio dropped`);
     } else if (cam) warnOnce(`gltf: camera "${node.name}": orthographic camera dropped`);
   }
+  for (const m of root.listMeshes()) if (!m.listParents().some((p) => p.propertyType === "Node")) warnOnce(`gltf: unused mesh "${m.getName()}" dropped`);
   for (const e of extra) out.nodes.push({ name: e.name, parent: e.parent, translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1], mesh: e.mesh, ...(e.material === undefined ? {} : { material: e.material }) });
 
-  const accessorIds = new Map<Accessor, number>();
-  const accessorId = (a: Accessor) => accessorIds.get(a) ?? accessorIds.set(a, accessorIds.size).size - 1;
   for (const anim of root.listAnimations()) {
     // Channels of one node that share an input accessor become one InterchangeAnimation.
     const groups = new Map<string, InterchangeAnimation>();

@@ -106,7 +106,12 @@ export function validateScene(scene: InterchangeScene): void {
     throw new Error(`invalid interchange scene: ${msg}`);
   };
   const inRange = (i: number | undefined, n: number) => i === undefined || (Number.isInteger(i) && i >= 0 && i < n);
+  const finite = (v: ArrayLike<number>) => Array.prototype.every.call(v, Number.isFinite);
+  // Writers copy rotations verbatim, and glTF validators reject quaternions that are not unit length.
+  const unit = (q: number[]) => Math.abs(Math.hypot(...q) - 1) < 1e-3;
   scene.nodes.forEach((node, i) => {
+    if (!finite([...node.translation, ...node.rotation, ...node.scale])) fail(`node ${i} has a non-finite transform`);
+    if (!unit(node.rotation)) fail(`node ${i} rotation is not a unit quaternion`);
     if (node.parent !== null && (!inRange(node.parent, scene.nodes.length) || node.parent === i)) fail(`node ${i} has bad parent ${node.parent}`);
     if (!inRange(node.mesh, scene.meshes.length)) fail(`node ${i} has bad mesh ${node.mesh}`);
     if (!inRange(node.material, scene.materials.length)) fail(`node ${i} has bad material ${node.material}`);
@@ -121,6 +126,7 @@ export function validateScene(scene: InterchangeScene): void {
     if (!Number.isInteger(vertexCount)) fail(`mesh ${i} positions length is not a multiple of 3`);
     if (m.normals.length !== m.positions.length) fail(`mesh ${i} needs one normal per position`);
     if (m.indices.length % 3 !== 0) fail(`mesh ${i} indices are not whole triangles`);
+    if (!finite(m.positions) || !finite(m.normals)) fail(`mesh ${i} has non-finite positions or normals`);
     for (let k = 0; k < m.indices.length; k++) if (m.indices[k] >= vertexCount) fail(`mesh ${i} index ${m.indices[k]} out of range`);
   });
   scene.animations.forEach((a, i) => {
@@ -129,6 +135,7 @@ export function validateScene(scene: InterchangeScene): void {
     for (const ch of ANIMATION_CHANNELS) {
       const values = a[ch];
       if (values && values.length !== a.times.length) fail(`animation ${i} ${ch} has ${values.length} values for ${a.times.length} times`);
+      if (values && !values.every((v) => finite(v) && (ch !== "rotations" || unit(v)))) fail(`animation ${i} ${ch} has non-finite or non-unit values`);
     }
   });
 }
@@ -137,6 +144,17 @@ export function validateScene(scene: InterchangeScene): void {
 export function unusedMeshWarnings(scene: InterchangeScene, format: string): string[] {
   const used = new Set(scene.nodes.map((n) => n.mesh));
   return scene.meshes.flatMap((m, k) => (used.has(k) ? [] : [`${format}: unused mesh "${m.name}" dropped`]));
+}
+
+/**
+ * Light fields that mean nothing for the light's type (range on a directional light, a cone angle
+ * on a non-spot light). Writers leave them out and warn, so every format drops the same things.
+ */
+export function meaninglessLightFieldWarnings(scene: InterchangeScene, format: string): string[] {
+  return scene.nodes.flatMap(({ name, light }) => [
+    ...(light?.type === "directional" && light.range !== undefined ? [`${format}: range of directional light "${name}" dropped`] : []),
+    ...(light && light.type !== "spot" && light.spotAngleDeg !== undefined ? [`${format}: cone angle of ${light.type} light "${name}" dropped`] : []),
+  ]);
 }
 
 /** Local matrix of a node from its TRS. */
@@ -196,6 +214,13 @@ export function computeNormals(positions: Float32Array, indices: Uint32Array): F
     n[v + 2] /= len;
   }
   return n;
+}
+
+/** Indices 0..count-1, for non-indexed sources (plain loop: `Array.from` callbacks are slow at 10⁶). */
+export function sequentialIndices(count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) out[i] = i;
+  return out;
 }
 
 /**

@@ -16,6 +16,7 @@ import { formatFloat } from "./text.js";
 import {
   computeNormals,
   rootNode,
+  uniqueNames,
   unusedMeshWarnings,
   validateScene,
   worldMatrices,
@@ -52,7 +53,8 @@ export async function encodeObj(scene: InterchangeScene, baseName: string): Prom
     if (users > 1) warnings.push(`obj: mesh "${m.name}" shared by ${users} nodes written once per node (instancing dropped)`);
   });
   warnings.push(...unusedMeshWarnings(scene, "obj"));
-  const mtlNames = scene.materials.map((m, i) => objName(m.name, `material_${i}`));
+  // usemtl finds materials by name, so MTL names must also be unique.
+  const mtlNames = uniqueNames(scene.materials.map((m, i) => objName(m.name, `material_${i}`)));
   const mtl: string[] = [`# Kiln MTL export: linear colours, PBR extension (Pr roughness, Pm metallic)`];
   scene.materials.forEach((m, i) => {
     if (mtlNames[i] !== m.name) warnings.push(`obj: material name "${m.name}" written as "${mtlNames[i]}"`);
@@ -62,7 +64,9 @@ export async function encodeObj(scene: InterchangeScene, baseName: string): Prom
     mtl.push(`Ns ${f(1000 * (1 - m.roughness) ** 2)}`, `Pr ${f(m.roughness)}`, `Pm ${f(m.metallic)}`, "illum 2");
   });
 
-  const out: string[] = [`# Kiln OBJ export: metres, +Y up, world-space vertices`, `mtllib ${baseName}.mtl`];
+  // `mtllib` separates several file names with blanks, so the library's own name must have none.
+  const mtlFile = `${baseName.replace(/\s/g, "_")}.mtl`;
+  const out: string[] = [`# Kiln OBJ export: metres, +Y up, world-space vertices`, `mtllib ${mtlFile}`];
   // `usemtl` persists across `o` statements, so material-less objects go first, before any usemtl.
   const ordered = [...meshNodes.filter((i) => scene.nodes[i].material === undefined), ...meshNodes.filter((i) => scene.nodes[i].material !== undefined)];
   let vertexBase = 1;
@@ -99,7 +103,7 @@ export async function encodeObj(scene: InterchangeScene, baseName: string): Prom
   return {
     files: [
       { name: `${baseName}.obj`, bytes: enc.encode(out.join("\n") + "\n") },
-      { name: `${baseName}.mtl`, bytes: enc.encode(mtl.join("\n") + "\n") },
+      { name: mtlFile, bytes: enc.encode(mtl.join("\n") + "\n") },
     ],
     warnings,
   };
@@ -186,6 +190,7 @@ export async function decodeObj(files: Map<string, Uint8Array>, mainName: string
         const corners = rest.split(/\s+/).map((tok) => {
           const [vi, , ni] = tok.split("/");
           const pi = ref(vi, v.length / 3);
+          if (!(pi >= 0 && pi < v.length / 3)) throw new Error(`obj: face corner "${tok}" references a missing vertex`);
           const nIdx = ni ? ref(ni, vn.length / 3) : -1;
           const key = pi * 67108864 + (nIdx + 1); // 2^26 normals per file is far beyond practical
           let out = p.remap.get(key);
@@ -205,16 +210,17 @@ export async function decodeObj(files: Map<string, Uint8Array>, mainName: string
       case "o": objectName = rest; part = undefined; break;
       case "g": if (groupsAreObjects) { objectName = rest; part = undefined; } else if (rest) warn("obj: groups (g) merged into their objects"); break;
       case "usemtl": material = rest; break;
-      case "mtllib": {
-        const bytes = files.get(rest);
-        if (!bytes) warn(`obj: material library "${rest}" not provided; materials dropped`);
-        else for (const [k, m] of parseMtl(dec.decode(bytes), warn)) {
-          // Every defined material is kept, used or not, so an encode → decode round trip loses none.
-          mtl.set(k, m);
-          materialIndex.set(k, scene.materials.push(m) - 1);
+      case "mtllib":
+        for (const lib of files.has(rest) ? [rest] : rest.split(/\s+/)) {
+          const bytes = files.get(lib);
+          if (!bytes) warn(`obj: material library "${lib}" not provided; its materials dropped`);
+          else for (const [k, m] of parseMtl(dec.decode(bytes), warn)) {
+            // Every defined material is kept, used or not, so an encode → decode round trip loses none.
+            mtl.set(k, m);
+            materialIndex.set(k, scene.materials.push(m) - 1);
+          }
         }
         break;
-      }
       case "s": break; // smoothing groups only matter without vn, and then normals are computed smooth
       case "l": case "p": warn(`obj: ${key === "l" ? "lines" : "points"} dropped`); break;
       default: warn(`obj: statement "${key}" ignored`);

@@ -1,0 +1,211 @@
+/**
+ * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model.
+ *
+ * FBXLoader returns a three.js scene in the file's own units and axis conventions and applies a
+ * few three-specific reinterpretations; this module undoes each of them (see the comments at each
+ * step) so a file written by fbx.ts reads back as the scene that was written.
+ */
+import {
+  ColorManagement,
+  LoadingManager,
+  Matrix4,
+  Object3D,
+  PropertyBinding,
+  Quaternion,
+  Texture,
+  type AnimationClip,
+  type BufferGeometry,
+  type Group,
+  type Loader,
+  type Material,
+  type Mesh,
+  type MeshPhongMaterial,
+  type PerspectiveCamera,
+  type PointLight,
+  type SpotLight,
+} from "three";
+import { FBXLoader } from "three/examples/jsm/loaders/FBXLoader.js";
+import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions.js";
+import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange.js";
+
+/** three.js track property → interchange animation channel. */
+const TRACK_CHANNELS: Record<string, "translations" | "rotations" | "scales" | undefined> = { position: "translations", quaternion: "rotations", scale: "scales" };
+
+type FbxObject = Object3D & { ID?: number; isLight?: boolean; isCamera?: boolean; isMesh?: boolean };
+
+/**
+ * Parses FBX bytes with three's FBXLoader into its raw three.js scene (file units and axes; loader
+ * messages are appended to `warnings`). decodeFbx builds on it; tests use it to inspect files.
+ *
+ * Runs FBXLoader in Node with the two environment gaps it has there patched for the duration of
+ * the (synchronous) parse only:
+ * - `window`: createCamera reads window.innerWidth/innerHeight (before looking at the file's
+ *   aspect), so a camera would throw. A plain object with those two fields is all it touches.
+ * - textures: FBXLoader loads images through TextureLoader, which needs a DOM. A loading-manager
+ *   handler for every extension hands back empty textures; the reader warns about any map.
+ * It also turns off three's colour management for the parse: FBXLoader would reinterpret file
+ * colours as sRGB, but FBX writers (Blender, ours) store linear values, which we want verbatim.
+ */
+export function loadFbx(bytes: Uint8Array, warnings: string[]): Group {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const manager = new LoadingManager();
+  const noImages = { path: "", setPath(p: string) { this.path = p; return this; }, load: () => new Texture() };
+  manager.addHandler(/./, noImages as unknown as Loader);
+  const g = globalThis as { window?: unknown };
+  const shim = g.window === undefined;
+  if (shim) g.window = { innerWidth: 1920, innerHeight: 1080 };
+  const colorManagement = ColorManagement.enabled;
+  ColorManagement.enabled = false;
+  try {
+    return captureWarnings(warnings, "fbx: loader: ", () => new FBXLoader(manager).parse(buffer, ""));
+  } finally {
+    ColorManagement.enabled = colorManagement;
+    if (shim) delete g.window;
+  }
+}
+
+/** Reads a binary or ASCII FBX into the interchange model (metres, Y up, glTF axis conventions). */
+export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string): Promise<DecodeResult> {
+  const bytes = files.get(mainName);
+  if (!bytes) throw new Error(`fbx: ${mainName} not among the given files`);
+  const warnings: string[] = [];
+  const warn = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
+  const loaded = loadFbx(bytes, warnings) as Group & FbxObject;
+  // FBXLoader keeps coordinates in file units; UnitScaleFactor says how many cm one unit is.
+  const toMetres = (loaded.userData.unitScaleFactor ?? 1) / FBX_UNIT_SCALE;
+  const out: InterchangeScene = { nodes: [], meshes: [], materials: [], animations: [] };
+  // Per node: its own camera/light fix and the fix of what it hangs under (parent or wrapper).
+  const fixes: (Quaternion | null)[] = [];
+  const parentFixes: (Quaternion | null)[] = [];
+  const objects: FbxObject[] = [];
+  const geometryIndex = new Map<BufferGeometry, number>();
+  const materialIndex = new Map<Material, number>();
+
+  const material = (m: Material): number | undefined => {
+    if (m.name === FBX_DEFAULT_MATERIAL) return undefined; // invented by FBXLoader: the mesh had none
+    let k = materialIndex.get(m);
+    if (k === undefined) {
+      const phong = m as MeshPhongMaterial;
+      // Inverse of the exporter's (and Blender's) mapping: Shininess = ((1 - roughness) * 10)², ReflectionFactor = metallic.
+      const roughness = phong.isMeshPhongMaterial ? Math.min(1, Math.max(0, 1 - Math.sqrt(Math.max(0, phong.shininess)) / 10)) : 1;
+      const metallic = phong.isMeshPhongMaterial ? Math.min(1, Math.max(0, phong.reflectivity)) : 0;
+      k = out.materials.push({ name: m.name, color: [...phong.color.toArray() as [number, number, number], m.opacity], metallic, roughness }) - 1;
+      materialIndex.set(m, k);
+      for (const map of ["map", "normalMap", "bumpMap", "specularMap", "emissiveMap", "alphaMap", "displacementMap", "aoMap", "envMap"] as const)
+        if ((phong as unknown as Record<string, unknown>)[map]) warn(`fbx: material "${m.name}": texture ${map} dropped`);
+      if (phong.emissive && phong.emissive.getHex() !== 0) warn(`fbx: material "${m.name}": emissive colour dropped`);
+    }
+    return k;
+  };
+
+  const visit = (obj: FbxObject, parent: number | null, parentFix: Quaternion | null) => {
+    if (obj.ID === undefined) {
+      // Objects FBXLoader adds itself: light look-at targets and the GlobalSettings ambient light.
+      if ((obj as { isAmbientLight?: boolean }).isAmbientLight) warn("fbx: ambient colour dropped");
+      return;
+    }
+    const name = (obj.userData.originalName as string | undefined) ?? obj.name;
+    const own = obj.isCamera ? CAMERA_FIX : obj.isLight ? LIGHT_FIX : null;
+    obj.updateMatrix();
+    const m = obj.matrix.clone();
+    // FBXLoader applies the file transform on top of the constructor's default position, which is
+    // DEFAULT_UP (0,1,0) for directional and spot lights; strip that offset again.
+    if ((obj as SpotLight).isSpotLight || obj.type === "DirectionalLight") m.multiply(new Matrix4().makeTranslation(Object3D.DEFAULT_UP.clone().negate()));
+    for (const e of [12, 13, 14]) m.elements[e] *= toMetres;
+    const node: InterchangeNode = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
+    const self = out.nodes.push(node) - 1;
+    fixes.push(own);
+    parentFixes.push(parentFix);
+    objects.push(obj);
+
+    if (obj.isMesh) {
+      const mesh = obj as Mesh;
+      if ((mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh) warn(`fbx: mesh "${name}": skinning dropped`);
+      const geo = mesh.geometry;
+      let k = geometryIndex.get(geo);
+      if (k === undefined) {
+        for (const attr of Object.keys(geo.attributes)) if (attr !== "position" && attr !== "normal") warn(`fbx: mesh "${geo.name || name}": attribute ${attr} dropped`);
+        if (Object.keys(geo.morphAttributes).length) warn(`fbx: mesh "${geo.name || name}": morph targets dropped`);
+        const positions = new Float32Array(geo.getAttribute("position").array as ArrayLike<number>);
+        if (toMetres !== 1) for (let v = 0; v < positions.length; v++) positions[v] *= toMetres;
+        const indices = geo.index ? Uint32Array.from(geo.index.array) : sequentialIndices(positions.length / 3);
+        const normalAttr = geo.getAttribute("normal");
+        if (!normalAttr) warn(`fbx: mesh "${geo.name || name}": had no normals; smooth normals computed`);
+        const normals = normalAttr ? new Float32Array(normalAttr.array as ArrayLike<number>) : computeNormals(positions, indices);
+        k = out.meshes.push({ name: geo.name || name, positions, normals, indices }) - 1;
+        geometryIndex.set(geo, k);
+      }
+      node.mesh = k;
+      const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
+      if (new Set(mats).size > 1) warn(`fbx: mesh "${name}": several materials; only the first kept`);
+      const mi = material(mats[0]);
+      if (mi !== undefined) node.material = mi;
+    } else if ((obj as PerspectiveCamera).isPerspectiveCamera) {
+      const cam = obj as PerspectiveCamera;
+      // FBXLoader divides NearPlane/FarPlane by 1000 (it assumes millimetres); undo, then to metres.
+      // Its fov comes from FocalLength on a 35 mm gauge; recompute it for the FBX film back.
+      const fovYDeg = (2 * Math.atan(FBX_FILM_HEIGHT_MM / 2 / cam.getFocalLength()) * 180) / Math.PI;
+      node.camera = { fovYDeg, near: cam.near * 1000 * toMetres, far: cam.far * 1000 * toMetres };
+    } else if (obj.isLight) {
+      const light = obj as PointLight & Partial<SpotLight>;
+      const type = light.isSpotLight ? "spot" : obj.type === "DirectionalLight" ? "directional" : "point";
+      node.light = { type, color: light.color.toArray() as [number, number, number], intensity: light.intensity };
+      if (type !== "directional" && light.distance > 0) node.light.range = light.distance * toMetres;
+      if (type === "spot") node.light.spotAngleDeg = (light.angle! * 90) / Math.PI; // OuterAngle is the full cone
+      if (light.penumbra) warn(`fbx: light "${name}": inner cone angle dropped`);
+      if (light.target?.parent) warn(`fbx: light "${name}": look-at target dropped (direction taken from its rotation)`);
+    }
+    for (const child of obj.children) visit(child as FbxObject, self, own);
+  };
+  // FBXLoader returns a wrapper group, except when the file has a single root Null, which it returns
+  // directly. A wrapper only carries the Z-up correction rotation, applied to the roots like a parent.
+  if (loaded.ID !== undefined) visit(loaded, null, null);
+  else for (const child of loaded.children) visit(child as FbxObject, null, loaded.quaternion.clone());
+
+  out.animations = decodeClips(loaded.animations, objects, fixes, parentFixes, toMetres, warn);
+  return { scene: out, warnings };
+}
+
+/** Converts FBXLoader clips (tracks named `<sanitised model name>.<property>`) to interchange keys. */
+function decodeClips(
+  clips: AnimationClip[],
+  objects: FbxObject[],
+  fixes: (Quaternion | null)[],
+  parentFixes: (Quaternion | null)[],
+  toMetres: number,
+  warn: (m: string) => void,
+): InterchangeAnimation[] {
+  const byName = new Map<string, number>();
+  objects.forEach((o, i) => (byName.has(o.name) ? warn(`fbx: several models named "${o.name}"; animation bound to the first`) : byName.set(o.name, i)));
+  const out: InterchangeAnimation[] = [];
+  for (const clip of clips) {
+    const groups = new Map<string, InterchangeAnimation>();
+    for (const track of clip.tracks) {
+      const { nodeName, propertyName } = PropertyBinding.parseTrackName(track.name);
+      const node = byName.get(nodeName);
+      const channel = TRACK_CHANNELS[propertyName];
+      if (node === undefined || !channel) {
+        warn(`fbx: animation "${clip.name}": track ${track.name} dropped`);
+        continue;
+      }
+      const times = Array.from(track.times);
+      const key = `${node}/${times.join(",")}`; // channels of one node sharing key times form one entry
+      let a = groups.get(key);
+      if (!a) groups.set(key, (a = { node, times }));
+      const size = channel === "rotations" ? 4 : 3;
+      const scale = channel === "translations" ? toMetres : 1;
+      (a as unknown as Record<string, number[][]>)[channel] = times.map((_, k) => Array.from(track.values.slice(k * size, k * size + size), (v) => v * scale));
+    }
+    for (const a of groups.values()) {
+      // Undo the camera/light and parent axis fixes per key, exactly as for the static transform.
+      const own = fixes[a.node]?.clone().invert() ?? null;
+      const parentFix = parentFixes[a.node]?.clone().invert() ?? null;
+      const keys = a.times.map((_, k) => refixKey({ t: a.translations?.[k], r: a.rotations?.[k], s: a.scales?.[k] }, own, parentFix));
+      if (a.translations) a.translations = keys.map((k) => k.t!);
+      if (a.rotations) a.rotations = keys.map((k) => k.r!);
+      if (a.scales) a.scales = keys.map((k) => k.s!);
+      out.push(a);
+    }
+  }
+  return out;
+}

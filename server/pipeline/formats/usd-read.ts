@@ -1,0 +1,203 @@
+/**
+ * USD reader: interprets a parsed USDA layer (usda-parse.ts) as the interchange model. It reads
+ * everything usd.ts writes and the common shapes other exporters use (Xform + child Mesh, transform
+ * ops other than TRS, faceVarying normals, polygons, Z up, centimetres); whatever it cannot carry
+ * is reported as a warning. three's USDLoader cannot replace it: it drops customData (original
+ * names) and maps materials, lights and timing through three.js types.
+ */
+import { Euler, Matrix4, Quaternion, Vector3 } from "three";
+import { parseUsda, type UsdDict, type UsdPath, type UsdPrim, type UsdProperty, type UsdValue } from "./usda-parse.js";
+import { computeNormals, decomposeTrs, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange.js";
+
+const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
+const SKIPPED_TYPES = new Set(["Material", "Shader", "NodeGraph"]); // read through the material pass
+const TRS_OPS = ["translate", "orient", "scale"] as const;
+type Vec = number[];
+
+const num = (v: UsdValue | undefined, fallback: number) => (typeof v === "number" ? v : fallback);
+const vec = (v: UsdValue | undefined): Vec | undefined => (Array.isArray(v) ? (v as Vec) : undefined);
+const input = (p: UsdPrim, name: string): UsdProperty | undefined => p.properties.get(`inputs:${name}`) ?? p.properties.get(name);
+/** USD text quaternions are (w, x, y, z). */
+const quat = (v: Vec) => new Quaternion(v[1], v[2], v[3], v[0]);
+
+/** Local matrix of one transform op from its value; null for ops we do not understand. */
+function opMatrix(op: string, v: UsdValue): Matrix4 | null {
+  const a = vec(v);
+  const kind = op.split(":")[1];
+  if (kind === "transform" && a?.length === 16) return new Matrix4().fromArray(a); // USD row vectors = three column-major order
+  if (typeof v === "number" && /^rotate[XYZ]$/.test(kind)) return new Matrix4().makeRotationAxis(new Vector3(+(kind === "rotateX"), +(kind === "rotateY"), +(kind === "rotateZ")), (v * Math.PI) / 180);
+  if (!a) return null;
+  if (kind === "translate") return new Matrix4().makeTranslation(a[0], a[1], a[2]);
+  if (kind === "scale") return new Matrix4().makeScale(a[0], a[1], a[2]);
+  if (kind === "orient") return new Matrix4().makeRotationFromQuaternion(quat(a));
+  const order = /^rotate([XYZ]{3})$/.exec(kind)?.[1];
+  // USD rotateXYZ applies X first; three's Euler order names the outermost axis first, so reverse it.
+  const rad = (d: number) => (d * Math.PI) / 180;
+  if (order) return new Matrix4().makeRotationFromEuler(new Euler(rad(a[0]), rad(a[1]), rad(a[2]), order.split("").reverse().join("") as "XYZ"));
+  return null;
+}
+
+/** Reads a .usda file into the interchange model. */
+export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string): Promise<DecodeResult> {
+  const bytes = files.get(mainName);
+  if (!bytes) throw new Error(`usd: ${mainName} not among the given files`);
+  if (new TextDecoder().decode(bytes.subarray(0, 8)) === "PXR-USDC") throw new Error("usd: binary USDC is not supported; convert to USDA");
+  const layer = parseUsda(new TextDecoder().decode(bytes));
+  const warnings: string[] = [];
+  const warn = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
+  const scene: InterchangeScene = { nodes: [], meshes: [], materials: [], animations: [] };
+  // USD's fallbacks are centimetres and Y up; a Z-up stage is turned upright like a parent rotation.
+  const mpu = num(layer.metadata.metersPerUnit, 0.01);
+  const tcps = num(layer.metadata.timeCodesPerSecond, 24);
+  const rootTurn = layer.metadata.upAxis === "Z" ? new Matrix4().makeRotationX(-Math.PI / 2) : null;
+  const nameOf = (p: UsdPrim) => ((p.metadata.customData as UsdDict | undefined)?.kilnName as string | undefined) ?? p.name;
+
+  // Materials first (anywhere in the layer), so bindings can refer to them by path.
+  const materialByPath = new Map<string, number>();
+  const prims = new Map<string, UsdPrim>();
+  const index = (p: UsdPrim) => (prims.set(p.path, p), p.children.forEach(index));
+  layer.prims.forEach(index);
+  for (const p of prims.values()) {
+    if (p.type !== "Material") continue;
+    const target = (p.properties.get("outputs:surface")?.connect as UsdPath | undefined)?.path.split(".")[0];
+    const shader = (target && prims.get(target)) || p.children.find((c) => c.properties.get("info:id")?.value === "UsdPreviewSurface");
+    if (!shader) warn(`usd: material "${nameOf(p)}" has no UsdPreviewSurface; default values used`);
+    const get = (name: string) => (shader ? input(shader, name) : undefined);
+    for (const name of ["diffuseColor", "opacity", "metallic", "roughness", "normal", "emissiveColor", "occlusion"]) if (get(name)?.connect) warn(`usd: material "${nameOf(p)}": texture on ${name} dropped`);
+    if (vec(get("emissiveColor")?.value)?.some((c) => c !== 0)) warn(`usd: material "${nameOf(p)}": emissive colour dropped`);
+    const c = vec(get("diffuseColor")?.value) ?? [0.18, 0.18, 0.18];
+    materialByPath.set(p.path, scene.materials.push({ name: nameOf(p), color: [c[0], c[1], c[2], num(get("opacity")?.value, 1)], metallic: num(get("metallic")?.value, 0), roughness: num(get("roughness")?.value, 0.5) }) - 1);
+  }
+
+  const meshByKilnIndex = new Map<number, number>();
+  const attachMesh = (p: UsdPrim, node: InterchangeNode) => {
+    const shared = (p.metadata.customData as UsdDict | undefined)?.kilnMesh;
+    if (typeof shared === "number" && meshByKilnIndex.has(shared)) node.mesh = meshByKilnIndex.get(shared);
+    else node.mesh = readMesh(p, nameOf(p), mpu, warn, scene);
+    if (typeof shared === "number") meshByKilnIndex.set(shared, node.mesh!);
+    const binding = p.properties.get("material:binding")?.value;
+    const path = (Array.isArray(binding) ? (binding[0] as UsdPath) : (binding as UsdPath | undefined))?.path;
+    if (path !== undefined) {
+      const m = materialByPath.get(path);
+      if (m === undefined) warn(`usd: mesh "${nameOf(p)}": bound material ${path} not found`);
+      else node.material = m;
+    }
+  };
+  const attachLight = (p: UsdPrim, node: InterchangeNode) => {
+    if (p.type !== "DistantLight" && p.type !== "SphereLight") return warn(`usd: ${p.type} "${nameOf(p)}" dropped`);
+    const cone = input(p, "shaping:cone:angle")?.value;
+    const type = p.type === "DistantLight" ? "directional" : typeof cone === "number" && cone < 180 ? "spot" : "point";
+    const c = vec(input(p, "color")?.value) ?? [1, 1, 1];
+    node.light = { type, color: [c[0], c[1], c[2]], intensity: num(input(p, "intensity")?.value, 1) * 2 ** num(input(p, "exposure")?.value, 0) };
+    const range = (p.metadata.customData as UsdDict | undefined)?.kilnRange;
+    if (typeof range === "number") node.light.range = range * mpu;
+    if (type === "spot") node.light.spotAngleDeg = cone as number;
+    if (type !== "directional" && num(input(p, "radius")?.value, 0.5) > 0 && input(p, "treatAsPoint")?.value !== 1) warn(`usd: light "${nameOf(p)}": sphere radius dropped (read as a point)`);
+  };
+  const attachCamera = (p: UsdPrim, node: InterchangeNode) => {
+    if (String(p.properties.get("projection")?.value ?? "perspective") !== "perspective") return warn(`usd: orthographic camera "${nameOf(p)}" dropped`);
+    const va = num(p.properties.get("verticalAperture")?.value, 15.2908);
+    const fl = num(p.properties.get("focalLength")?.value, 50);
+    const clip = vec(p.properties.get("clippingRange")?.value) ?? [1, 1e6];
+    node.camera = { fovYDeg: (2 * Math.atan(va / (2 * fl)) * 180) / Math.PI, near: clip[0] * mpu, far: clip[1] * mpu };
+  };
+  const attach = (p: UsdPrim, node: InterchangeNode) => (p.type === "Mesh" ? attachMesh(p, node) : p.type === "Camera" ? attachCamera(p, node) : attachLight(p, node));
+  const kindOf = (p: UsdPrim) => (p.type === "Mesh" ? "mesh" : p.type === "Camera" ? "camera" : "light");
+
+  const visit = (p: UsdPrim, parent: number | null) => {
+    if (p.specifier !== "def") return warn(`usd: ${p.specifier} prim ${p.path} ignored`);
+    if (p.type === "GeomSubset") return warn(`usd: face subset "${nameOf(p)}" dropped (per-face materials are not carried)`);
+    if (SKIPPED_TYPES.has(p.type)) return;
+    for (const arc of ["references", "payload", "inherits", "specializes", "variantSets"]) if (arc in p.metadata) warn(`usd: prim "${nameOf(p)}": ${arc} not followed`);
+    if (p.type === "Scope") return p.children.forEach((c) => visit(c, parent)); // grouping only, no transform
+    const attachable = p.type === "Mesh" || p.type === "Camera" || LIGHT_TYPES.has(p.type);
+    const ops = (p.properties.get("xformOpOrder")?.value as string[] | undefined) ?? [];
+    const parentNode = parent === null ? undefined : scene.nodes[parent];
+    // An untransformed leaf mesh/light/camera under a node is that node's attachment (our layout, Blender's too).
+    if (attachable && parentNode && ops.length === 0 && p.children.length === 0 && parentNode[kindOf(p)] === undefined) return attach(p, parentNode);
+    if (!attachable && p.type !== "Xform" && p.type !== "" && p.type !== "SkelRoot") warn(`usd: ${p.type} prim "${nameOf(p)}" read as an empty node`);
+    const m = new Matrix4();
+    const animated: { op: string; prop: UsdProperty }[] = [];
+    for (const op of ops) {
+      if (op === "!resetXformStack!") warn(`usd: prim "${nameOf(p)}": resetXformStack ignored`);
+      const inverse = op.startsWith("!invert!");
+      const prop = p.properties.get(inverse ? op.slice(8) : op);
+      const samples = prop?.timeSamples;
+      const om = prop && opMatrix(op.replace("!invert!", ""), prop.value ?? samples?.values().next().value ?? null);
+      if (!om) {
+        if (op !== "!resetXformStack!") warn(`usd: prim "${nameOf(p)}": transform op ${op} ignored`);
+        continue;
+      }
+      m.multiply(inverse ? om.invert() : om);
+      if (samples) animated.push({ op, prop: prop! });
+    }
+    for (const e of [12, 13, 14]) m.elements[e] *= mpu;
+    if (parent === null && rootTurn) m.premultiply(rootTurn);
+    const node: InterchangeNode = { name: nameOf(p), parent, ...decomposeTrs(m) };
+    const self = scene.nodes.push(node) - 1;
+    if (attachable) attach(p, node);
+    readAnimation(self, p, ops, animated, tcps, mpu, parent === null ? rootTurn : null, warn, scene);
+    p.children.forEach((c) => visit(c, self));
+  };
+  // Our files (and many others) wrap everything in one untransformed root prim marked kilnSceneRoot.
+  const top = layer.prims.length === 1 && (layer.prims[0].metadata.customData as UsdDict | undefined)?.kilnSceneRoot ? layer.prims[0].children : layer.prims;
+  top.forEach((p) => visit(p, null));
+  return { scene, warnings };
+}
+
+/** Time-sampled translate/orient/scale become keyframes; animation of any other op stack is dropped. */
+function readAnimation(node: number, p: UsdPrim, ops: string[], animated: { op: string; prop: UsdProperty }[], tcps: number, mpu: number, rootTurn: Matrix4 | null, warn: (m: string) => void, scene: InterchangeScene): void {
+  if (!animated.length) return;
+  const plain = ops.length <= 3 && ops.every((op, k) => op === `xformOp:${TRS_OPS.filter((o) => ops.includes(`xformOp:${o}`))[k]}`);
+  if (!plain || rootTurn) return warn(`usd: animation of prim "${p.name}" dropped (only translate/orient/scale stacks are read)`);
+  const groups = new Map<string, InterchangeAnimation>();
+  for (const { op, prop } of animated) {
+    const codes = [...prop.timeSamples!.keys()].sort((a, b) => a - b);
+    const key = codes.join(",");
+    let a = groups.get(key);
+    if (!a) groups.set(key, (a = { node, times: codes.map((c) => c / tcps) }));
+    const values = codes.map((c) => prop.timeSamples!.get(c) as Vec);
+    if (op === "xformOp:translate") a.translations = values.map((v) => [v[0] * mpu, v[1] * mpu, v[2] * mpu]);
+    if (op === "xformOp:orient") a.rotations = values.map((v) => [v[1], v[2], v[3], v[0]]);
+    if (op === "xformOp:scale") a.scales = values.map((v) => [v[0], v[1], v[2]]);
+  }
+  scene.animations.push(...groups.values());
+}
+
+/** Builds an interchange mesh from a Mesh prim: triangulates, resolves normal interpolation, scales to metres. */
+function readMesh(p: UsdPrim, name: string, mpu: number, warn: (m: string) => void, scene: InterchangeScene): number {
+  const points = (vec(p.properties.get("points")?.value) ?? []).map((v) => v * mpu);
+  const counts = vec(p.properties.get("faceVertexCounts")?.value) ?? [];
+  const corners = vec(p.properties.get("faceVertexIndices")?.value) ?? [];
+  const normalProp = p.properties.get("normals") ?? p.properties.get("primvars:normals");
+  const normalIdx = vec((p.properties.get("normals:indices") ?? p.properties.get("primvars:normals:indices"))?.value);
+  const interp = String(normalProp?.metadata.interpolation ?? "vertex");
+  const rawNormals = vec(normalProp?.value);
+  const normals = rawNormals && normalIdx ? normalIdx.flatMap((i) => rawNormals.slice(i * 3, i * 3 + 3)) : rawNormals;
+  for (const key of p.properties.keys()) if (key.startsWith("primvars:") && !key.startsWith("primvars:normals")) warn(`usd: mesh "${name}": ${key} dropped`);
+  if (String(p.properties.get("subdivisionScheme")?.value ?? "catmullClark") !== "none") warn(`usd: mesh "${name}": subdivision surface read as its control cage`);
+  if (counts.some((c) => c > 3)) warn(`usd: mesh "${name}": polygons triangulated as fans`);
+  const flip = p.properties.get("orientation")?.value === "leftHanded";
+  // Per-point normals keep the index buffer; face-varying/uniform ones give every corner its own vertex.
+  const perPoint = normals && (interp === "vertex" || interp === "varying");
+  const pos: number[] = perPoint || !normals ? points : [];
+  const nor: number[] = perPoint ? normals! : [];
+  const idx: number[] = [];
+  let corner = 0;
+  counts.forEach((count, face) => {
+    const vertexOf = (k: number) => {
+      if (perPoint || !normals) return corners[corner + k];
+      const src = interp === "faceVarying" ? (corner + k) * 3 : interp === "uniform" ? face * 3 : 0;
+      pos.push(...points.slice(corners[corner + k] * 3, corners[corner + k] * 3 + 3));
+      nor.push(normals[src], normals[src + 1], normals[src + 2]);
+      return pos.length / 3 - 1;
+    };
+    const v = Array.from({ length: count }, (_, k) => vertexOf(k));
+    for (let k = 1; k + 1 < count; k++) idx.push(v[0], flip ? v[k + 1] : v[k], flip ? v[k] : v[k + 1]);
+    corner += count;
+  });
+  const positions = Float32Array.from(pos);
+  const indices = Uint32Array.from(idx);
+  if (!normals) warn(`usd: mesh "${name}": had no normals; smooth normals computed`);
+  return scene.meshes.push({ name, positions, indices, normals: normals ? Float32Array.from(nor) : computeNormals(positions, indices) }) - 1;
+}

@@ -1,0 +1,171 @@
+/**
+ * USD writer producing USDA text. Hand-written because no npm package writes a plain USDA layer:
+ * three's USDZExporter only produces zipped .usdz packages for AR viewers, writes no lights and
+ * keeps no original names (it renames objects to unique identifiers).
+ *
+ * Layout (the reader in usd-read.ts parses exactly this, plus common variants):
+ *   /<Base>                Xform, defaultPrim, customData.kilnSceneRoot
+ *     <node>               Xform per node: translate (double3), orient (quatf), scale (float3)
+ *       <mesh>             Mesh attachment: points, normals (vertex), triangles, material:binding
+ *       Light              DistantLight / SphereLight (treatAsPoint; ShapingAPI cone for spots)
+ *       Camera             Camera (16:9 apertures, focalLength from the vertical field of view)
+ *       <child nodes>
+ *     Materials            Scope of UsdPreviewSurface materials
+ * Prim names must be identifiers, so names are sanitised and the original kept in
+ * customData.kilnName whenever it differs. Animation is time-sampled xformOps.
+ */
+import { formatFloat as f } from "./text.js";
+import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeScene } from "./interchange.js";
+
+/** Time codes per second written to the layer; key times are seconds × this. */
+export const USD_TIME_CODES_PER_SECOND = 24;
+/** Vertical aperture written for cameras (USD's default horizontal aperture × 9/16). */
+export const USD_VERTICAL_APERTURE = 20.955 * (9 / 16);
+const MAX_FAR = 1e9;
+
+/** Turns any name into a USD prim identifier ([A-Za-z_][A-Za-z0-9_]*). */
+export function usdIdentifier(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9_]/g, "_");
+  return /^[A-Za-z_]/.test(id) ? id : `_${id}`;
+}
+
+/** USDA string literal (TfEscapeString-compatible escapes). */
+export function usdString(s: string): string {
+  const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\" };
+  const escaped = s.replace(/[\x00-\x1f"\\]/g, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return `"${escaped}"`;
+}
+
+const tuple = (v: ArrayLike<number>) => `(${Array.from(v, f).join(", ")})`;
+/** USD quaternions are written real part first: (w, x, y, z). */
+const quat = (q: ArrayLike<number>) => tuple([q[3], q[0], q[1], q[2]]);
+
+function vec3Array(a: Float32Array): string {
+  const parts: string[] = new Array(a.length / 3);
+  for (let i = 0; i < a.length; i += 3) parts[i / 3] = `(${f(a[i])}, ${f(a[i + 1])}, ${f(a[i + 2])})`;
+  return `[${parts.join(", ")}]`;
+}
+
+/** Prim metadata block carrying customData entries (already typed, e.g. `string kilnName = "x"`). */
+function meta(pad: string, entries: string[], extra: string[] = []): string {
+  const lines = [...extra];
+  if (entries.length) lines.push(`customData = {\n${entries.map((e) => `${pad}        ${e}`).join("\n")}\n${pad}    }`);
+  return lines.length ? ` (\n${lines.map((l) => `${pad}    ${l}`).join("\n")}\n${pad})` : "";
+}
+
+/** Writes `<baseName>.usda`. */
+export async function encodeUsd(scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
+  validateScene(scene);
+  const warnings = [...unusedMeshWarnings(scene, "usd"), ...meaninglessLightFieldWarnings(scene, "usd")];
+  const rootName = usdIdentifier(baseName);
+  const nameData = (name: string, id: string) => (name === id ? [] : [`string kilnName = ${usdString(name)}`]);
+
+  const materialIds = uniqueNames(scene.materials.map((m) => usdIdentifier(m.name)));
+  const materialPath = (k: number) => `/${rootName}/Materials/${materialIds[k]}`;
+  const meshUsers = scene.meshes.map((_, k) => scene.nodes.filter((n) => n.mesh === k).length);
+
+  // Animated channels per node; USD holds one time-sample set per attribute, so later clashes drop.
+  const samples = new Map<string, { times: number[]; values: number[][] }>();
+  for (const a of scene.animations) {
+    for (const [ch, op] of [["translations", "translate"], ["rotations", "orient"], ["scales", "scale"]] as const) {
+      const values = a[ch];
+      if (!values) continue;
+      const key = `${a.node}/${op}`;
+      if (samples.has(key)) warnings.push(`usd: second ${op} animation of node "${scene.nodes[a.node].name}" dropped (one time-sample set per attribute)`);
+      else samples.set(key, { times: a.times, values });
+    }
+  }
+  const children = scene.nodes.map(() => [] as number[]);
+  const roots: number[] = [];
+  scene.nodes.forEach((n, i) => (n.parent === null ? roots : children[n.parent]).push(i));
+
+  const out: string[] = [];
+  const writeOp = (pad: string, i: number, type: string, op: "translate" | "orient" | "scale", value: ArrayLike<number>) => {
+    const fmt = op === "orient" ? quat : tuple;
+    out.push(`${pad}${type} xformOp:${op} = ${fmt(value)}`);
+    const s = samples.get(`${i}/${op}`);
+    if (s) {
+      const keys = s.times.map((t, k) => `${pad}    ${f(t * USD_TIME_CODES_PER_SECOND)}: ${fmt(s.values[k])},`);
+      out.push(`${pad}${type} xformOp:${op}.timeSamples = {\n${keys.join("\n")}\n${pad}}`);
+    }
+  };
+  const writeNode = (i: number, pad: string, id: string) => {
+    const n = scene.nodes[i];
+    out.push(`${pad}def Xform "${id}"${meta(pad, nameData(n.name, id))}`, `${pad}{`);
+    const p = pad + "    ";
+    writeOp(p, i, "double3", "translate", n.translation);
+    writeOp(p, i, "quatf", "orient", n.rotation);
+    writeOp(p, i, "float3", "scale", n.scale);
+    out.push(`${p}uniform token[] xformOpOrder = ["xformOp:translate", "xformOp:orient", "xformOp:scale"]`);
+    // Attachment prims come first so child node names get suffixed on a clash, not them.
+    const attachments = [n.mesh !== undefined && usdIdentifier(scene.meshes[n.mesh].name), n.light && "Light", n.camera && "Camera"].filter((x): x is string => !!x);
+    const ids = uniqueNames([...attachments, ...children[i].map((c) => usdIdentifier(scene.nodes[c].name))]);
+    let next = 0;
+    if (n.mesh !== undefined) {
+      const m = scene.meshes[n.mesh];
+      const id = ids[next++];
+      const data = [...nameData(m.name, id), ...(meshUsers[n.mesh] > 1 ? [`int kilnMesh = ${n.mesh}`] : [])];
+      const api = n.material !== undefined ? ['prepend apiSchemas = ["MaterialBindingAPI"]'] : [];
+      out.push("", `${p}def Mesh "${id}"${meta(p, data, api)}`, `${p}{`);
+      const q = p + "    ";
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let v = 0; v < m.positions.length; v++) (lo[v % 3] = Math.min(lo[v % 3], m.positions[v])), (hi[v % 3] = Math.max(hi[v % 3], m.positions[v]));
+      if (m.positions.length) out.push(`${q}float3[] extent = [${tuple(lo)}, ${tuple(hi)}]`);
+      out.push(`${q}int[] faceVertexCounts = [${new Array(m.indices.length / 3).fill("3").join(", ")}]`);
+      out.push(`${q}int[] faceVertexIndices = [${m.indices.join(", ")}]`);
+      out.push(`${q}point3f[] points = ${vec3Array(m.positions)}`);
+      out.push(`${q}normal3f[] normals = ${vec3Array(m.normals)} (\n${q}    interpolation = "vertex"\n${q})`);
+      out.push(`${q}uniform token orientation = "rightHanded"`);
+      // The schema default is catmullClark: without this, USD tools would smooth our triangles.
+      out.push(`${q}uniform token subdivisionScheme = "none"`);
+      if (n.material !== undefined) out.push(`${q}rel material:binding = <${materialPath(n.material)}>`);
+      out.push(`${p}}`);
+    }
+    if (n.light) {
+      const l = n.light;
+      const type = l.type === "directional" ? "DistantLight" : "SphereLight";
+      // UsdLux has no range; customData keeps it for the round trip.
+      const data = l.range === undefined || l.type === "directional" ? [] : [`double kilnRange = ${f(l.range)}`];
+      out.push("", `${p}def ${type} "${ids[next++]}"${meta(p, data, l.type === "spot" ? ['prepend apiSchemas = ["ShapingAPI"]'] : [])}`, `${p}{`);
+      out.push(`${p}    color3f inputs:color = ${tuple(l.color)}`, `${p}    float inputs:intensity = ${f(l.intensity)}`);
+      if (type === "SphereLight") out.push(`${p}    float inputs:radius = 0`, `${p}    bool treatAsPoint = 1`);
+      if (l.type === "spot") out.push(`${p}    float inputs:shaping:cone:angle = ${f(l.spotAngleDeg ?? 45)}`);
+      out.push(`${p}}`);
+    }
+    if (n.camera) {
+      const c = n.camera;
+      let far = c.far;
+      if (!Number.isFinite(far) || far > MAX_FAR) {
+        warnings.push(`usd: camera "${n.name}" far plane ${far} written as ${MAX_FAR}`);
+        far = MAX_FAR;
+      }
+      const focal = USD_VERTICAL_APERTURE / (2 * Math.tan((c.fovYDeg * Math.PI) / 360));
+      out.push("", `${p}def Camera "${ids[next++]}"`, `${p}{`, `${p}    token projection = "perspective"`);
+      out.push(`${p}    float horizontalAperture = 20.955`, `${p}    float verticalAperture = ${f(USD_VERTICAL_APERTURE)}`);
+      out.push(`${p}    float focalLength = ${f(focal)}`, `${p}    float2 clippingRange = ${tuple([c.near, far])}`, `${p}}`);
+    }
+    for (const c of children[i]) (out.push(""), writeNode(c, p, ids[next++]));
+    out.push(`${pad}}`);
+  };
+
+  const allTimes = scene.animations.flatMap((a) => a.times);
+  const header = ["#usda 1.0", "(", `    defaultPrim = "${rootName}"`, '    doc = "Written by Kiln"', "    metersPerUnit = 1", '    upAxis = "Y"'];
+  header.push(`    timeCodesPerSecond = ${USD_TIME_CODES_PER_SECOND}`);
+  if (allTimes.length) header.push(`    startTimeCode = ${f(Math.min(...allTimes) * USD_TIME_CODES_PER_SECOND)}`, `    endTimeCode = ${f(Math.max(...allTimes) * USD_TIME_CODES_PER_SECOND)}`);
+  out.push(...header, ")", "", `def Xform "${rootName}"${meta("", ["bool kilnSceneRoot = 1"])}`, "{");
+  const rootIds = uniqueNames(["Materials", ...roots.map((r) => usdIdentifier(scene.nodes[r].name))]).slice(1);
+  roots.forEach((r, k) => (k && out.push(""), writeNode(r, "    ", rootIds[k])));
+
+  out.push("", '    def Scope "Materials"', "    {");
+  scene.materials.forEach((m, k) => {
+    const id = materialIds[k];
+    out.push(`        def Material "${id}"${meta("        ", nameData(m.name, id))}`, "        {");
+    out.push(`            token outputs:surface.connect = <${materialPath(k)}/PreviewSurface.outputs:surface>`);
+    out.push("            def Shader \"PreviewSurface\"", "            {", '                uniform token info:id = "UsdPreviewSurface"');
+    out.push(`                color3f inputs:diffuseColor = ${tuple(m.color.slice(0, 3))}`, `                float inputs:opacity = ${f(m.color[3])}`);
+    out.push(`                float inputs:metallic = ${f(m.metallic)}`, `                float inputs:roughness = ${f(m.roughness)}`);
+    out.push("                token outputs:surface", "            }", "        }");
+  });
+  out.push("    }", "}", "");
+  return { files: [{ name: `${baseName}.usda`, bytes: new TextEncoder().encode(out.join("\n")) }], warnings };
+}

@@ -1,0 +1,239 @@
+/**
+ * Parser for the USDA text subset that usd.ts writes and that common exporters (Blender, three's
+ * USDZExporter) emit: prims with metadata, typed attributes with default values, `.timeSamples`
+ * and `.connect`, relationships, dictionaries (customData), asset paths. Not supported (they throw
+ * a parse error rather than being misread): variant sets, triple-quoted strings and `@@@` assets.
+ *
+ * Numeric arrays take a fast path straight into flat number arrays, because mesh data dominates
+ * file size (a million triangles is ~10 million numbers).
+ */
+
+/** A parsed value. Numeric arrays (and arrays of numeric tuples) arrive flattened as `number[]`; asset paths as strings. */
+export type UsdValue = number | string | boolean | null | UsdPath | UsdValue[] | UsdDict | Map<number, UsdValue>;
+/** A `<path>` value. */
+export interface UsdPath { path: string }
+/** A `{ type name = value }` dictionary (types dropped). */
+export interface UsdDict { [key: string]: UsdValue }
+
+/** An attribute or relationship. */
+export interface UsdProperty {
+  /** Value type (`point3f[]`, `token`, …) or `rel`. */
+  type: string;
+  value?: UsdValue;
+  timeSamples?: Map<number, UsdValue>;
+  connect?: UsdValue;
+  metadata: UsdDict;
+}
+
+/** A prim and its subtree. */
+export interface UsdPrim {
+  specifier: string;
+  type: string;
+  name: string;
+  path: string;
+  metadata: UsdDict;
+  properties: Map<string, UsdProperty>;
+  children: UsdPrim[];
+}
+
+/** A parsed layer: its metadata and root prims. */
+export interface UsdLayer { metadata: UsdDict; prims: UsdPrim[] }
+
+const PUNCT = new Set(["(", ")", "[", "]", "{", "}", "=", ",", ":", ";", "<"]);
+const LIST_OPS = new Set(["prepend", "append", "add", "delete", "reorder"]);
+const QUALIFIERS = new Set(["custom", "uniform", "varying", "config"]);
+
+/** Parses USDA text; throws with a line number on anything outside the supported subset. */
+export function parseUsda(text: string): UsdLayer {
+  if (!text.startsWith("#usda")) throw new Error("usda: missing #usda header");
+  let pos = text.indexOf("\n");
+  const fail = (msg: string): never => {
+    throw new Error(`usda: ${msg} at line ${text.slice(0, pos).split("\n").length}`);
+  };
+  // Character-code scanning: regexes per character are several times slower on large meshes.
+  const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+  const isNumChar = (c: number) => (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+  const isWordChar = (c: number) => (c >= 48 && c <= 58) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+  const skip = () => {
+    for (;;) {
+      while (pos < text.length && isSpace(text.charCodeAt(pos))) pos++;
+      if (text[pos] !== "#") return;
+      while (pos < text.length && text[pos] !== "\n") pos++;
+    }
+  };
+  const peek = (): string => {
+    skip();
+    const c = text[pos];
+    if (c === undefined) return "";
+    if (PUNCT.has(c) || c === ">" || c === "@") return c;
+    if (c === '"' || c === "'") return "string";
+    if (text.startsWith("inf", pos) || text.startsWith("-inf", pos) || text.startsWith("nan", pos)) return "number";
+    return isNumChar(text.charCodeAt(pos)) ? "number" : "word";
+  };
+  const expect = (tok: string) => (peek() === tok ? pos++ : fail(`expected "${tok}"`));
+  const word = (): string => {
+    skip();
+    const start = pos;
+    while (pos < text.length && isWordChar(text.charCodeAt(pos))) pos++;
+    return start === pos ? fail("expected a name") : text.slice(start, pos);
+  };
+  const number = (): number => {
+    skip();
+    for (const special of ["inf", "-inf", "nan"]) {
+      if (text.startsWith(special, pos)) return (pos += special.length), special === "nan" ? NaN : special === "inf" ? Infinity : -Infinity;
+    }
+    const start = pos;
+    while (pos < text.length && isNumChar(text.charCodeAt(pos))) pos++;
+    const v = Number(text.slice(start, pos));
+    return Number.isNaN(v) ? fail(`bad number "${text.slice(start, pos)}"`) : v;
+  };
+  const string = (): string => {
+    skip();
+    const quote = text[pos++];
+    let out = "";
+    while (text[pos] !== quote) {
+      if (pos >= text.length) fail("unterminated string");
+      if (text[pos] !== "\\") out += text[pos++];
+      else {
+        const e = text[++pos];
+        pos++;
+        if (e === "x") (out += String.fromCharCode(parseInt(text.slice(pos, pos + 2), 16))), (pos += 2);
+        else out += ({ n: "\n", t: "\t", r: "\r", "0": "\0" } as Record<string, string>)[e] ?? e;
+      }
+    }
+    pos++;
+    return out;
+  };
+  /** Fast path: `[` followed by numbers and tuples only, flattened. */
+  const numericArray = (): number[] | null => {
+    const start = pos;
+    const out: number[] = [];
+    pos++; // '['
+    for (;;) {
+      const c = peek();
+      if (c === "]") return pos++, out;
+      if (c === "(" || c === ")" || c === ",") pos++;
+      else if (c === "number") out.push(number());
+      else return (pos = start), null;
+    }
+  };
+  const value = (): UsdValue => {
+    const c = peek();
+    if (c === "number") return number();
+    if (c === "string") return string();
+    if (c === "<") {
+      const end = text.indexOf(">", pos);
+      const path = text.slice(pos + 1, end);
+      pos = end + 1;
+      return { path };
+    }
+    if (c === "(" || c === "[") {
+      if (c === "[") {
+        const fast = numericArray();
+        if (fast) return fast;
+      }
+      const close = c === "(" ? ")" : "]";
+      pos++;
+      const items: UsdValue[] = [];
+      while (peek() !== close) {
+        items.push(value());
+        if (peek() === ",") pos++;
+      }
+      pos++;
+      return items;
+    }
+    if (c === "{") return braces();
+    if (c === "@") {
+      const end = text.indexOf("@", pos + 1);
+      const asset = text.slice(pos + 1, end);
+      pos = end + 1;
+      return asset;
+    }
+    const w = word();
+    return w === "true" ? true : w === "false" ? false : w === "None" ? null : w;
+  };
+  /** `{ 0: v, 24: v }` (time samples) or `{ type name = v }` (dictionary). */
+  const braces = (): Map<number, UsdValue> | UsdDict => {
+    expect("{");
+    if (peek() === "number") {
+      const samples = new Map<number, UsdValue>();
+      while (peek() !== "}") {
+        const t = number();
+        expect(":");
+        samples.set(t, value());
+        if (peek() === ",") pos++;
+      }
+      pos++;
+      return samples;
+    }
+    const dict: UsdDict = {};
+    while (peek() !== "}") {
+      let type = word();
+      if (peek() === "[") (expect("["), expect("]"), (type += "[]"));
+      const name = peek() === "string" ? string() : word();
+      expect("=");
+      dict[name] = value();
+      if (peek() === ";" || peek() === ",") pos++;
+    }
+    pos++;
+    return dict;
+  };
+  /** `( key = value ... )` metadata; list-op prefixes are dropped, a bare string is `doc`. */
+  const metadata = (): UsdDict => {
+    const out: UsdDict = {};
+    if (peek() !== "(") return out;
+    pos++;
+    while (peek() !== ")") {
+      if (peek() === "string") {
+        out.doc = string();
+        continue;
+      }
+      let key = word();
+      if (LIST_OPS.has(key)) key = word();
+      expect("=");
+      out[key] = value();
+      if (peek() === ";") pos++;
+    }
+    pos++;
+    return out;
+  };
+  const prim = (specifier: string, parentPath: string): UsdPrim => {
+    const type = peek() === "word" ? word() : "";
+    const name = string();
+    const path = `${parentPath === "/" ? "" : parentPath}/${name}`;
+    const p: UsdPrim = { specifier, type, name, path, metadata: metadata(), properties: new Map(), children: [] };
+    expect("{");
+    while (peek() !== "}") {
+      let w = word();
+      if (w === "def" || w === "over" || w === "class") {
+        p.children.push(prim(w, path));
+        continue;
+      }
+      while (QUALIFIERS.has(w)) w = word();
+      let type = w;
+      if (peek() === "[") (expect("["), expect("]"), (type += "[]"));
+      const full = word();
+      const [propName, suffix] = full.endsWith(".timeSamples") || full.endsWith(".connect") ? [full.slice(0, full.lastIndexOf(".")), full.slice(full.lastIndexOf(".") + 1)] : [full, ""];
+      const prop = p.properties.get(propName) ?? { type, metadata: {} };
+      p.properties.set(propName, prop);
+      if (peek() === "=") {
+        pos++;
+        const v = value();
+        if (suffix === "timeSamples") prop.timeSamples = v as Map<number, UsdValue>;
+        else if (suffix === "connect") prop.connect = v;
+        else prop.value = v;
+      }
+      Object.assign(prop.metadata, metadata());
+    }
+    pos++;
+    return p;
+  };
+
+  const layer: UsdLayer = { metadata: metadata(), prims: [] };
+  while (peek() !== "") {
+    const w = word();
+    if (w !== "def" && w !== "over" && w !== "class") fail(`unexpected "${w}"`);
+    layer.prims.push(prim(w, "/"));
+  }
+  return layer;
+}
