@@ -2,6 +2,12 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { getKiln } = await import("./server/runtime");
-    await getKiln();
+    try {
+      await getKiln();
+    } catch (e) {
+      // A service that cannot open its data must not answer as if it could.
+      console.error("kiln: could not start:", e);
+      process.exit(1);
+    }
   }
 }

@@ -8,13 +8,16 @@ import path from "node:path";
 import { loadConfig, type KilnConfig } from "./config";
 import { openDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
-import { loadWorkspace } from "./workspace/load";
+import { openWorkspace } from "./versioning/load";
+import { ObjectStore } from "./versioning/object-store";
+import { VersionControl } from "./versioning/version-control";
 import type { Workspace } from "./workspace/workspace";
 
 export interface Kiln {
   config: KilnConfig;
   db: Db;
   workspace: Workspace;
+  versions: VersionControl;
   /** Where screenshots are written (under the project's .kiln folder). */
   screenshotsDir: string;
   startedAt: Date;
@@ -34,10 +37,12 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   mkdirSync(config.home, { recursive: true });
   await migrate(config, root);
   const db = await openDb(config);
-  const workspace = await loadWorkspace(db);
+  const store = new ObjectStore(db);
+  const workspace = await openWorkspace(db, store);
+  const versions = new VersionControl(db, workspace, store);
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
-  return { config, db, workspace, screenshotsDir, startedAt: new Date() };
+  return { config, db, workspace, versions, screenshotsDir, startedAt: new Date() };
 }
 
 /** The process-wide Kiln, started on first use. */

@@ -7,6 +7,9 @@ import { createGameObject, createLight, deleteObject, setTransform } from "./edi
 import { getSceneTool, listObjects } from "./editor/reading";
 import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
 import { takeScreenshot } from "./editor/take-screenshot";
+import {
+  createBranch, deleteVersion, diffVersions, listBranches, listVersions, restoreVersion, saveVersion, switchBranch,
+} from "./version-control";
 
 export const TOOLS = [
   createScene,
@@ -21,6 +24,14 @@ export const TOOLS = [
   listObjects,
   setTransform,
   deleteObject,
+  saveVersion,
+  listVersions,
+  restoreVersion,
+  createBranch,
+  listBranches,
+  switchBranch,
+  deleteVersion,
+  diffVersions,
 ] as const satisfies readonly ToolDefinition<any, any>[];
 
 export type ToolName = (typeof TOOLS)[number]["name"];

@@ -22,6 +22,8 @@ export interface AppliedOperation { seq: number; changes: Change[]; result: unkn
 
 export class Workspace {
   readonly hooks: WriteHooks = {};
+  /** Ids of records changed since the working state was loaded from its base snapshot. */
+  dirty = new Set<string>();
   private writer: OperationWriter;
   private exclusiveTail: Promise<void> = Promise.resolve();
   private exclusiveDepth = 0;
@@ -31,6 +33,8 @@ export class Workspace {
     private stateMap: Map<string, SceneEntity>,
     public branch: string,
     private lastSeq: number,
+    /** Root hash of the snapshot the working state was loaded from (see server/versioning). */
+    public baseRoot: string,
   ) {
     this.writer = new OperationWriter(db, (rows) => this.revert(rows));
   }
@@ -62,6 +66,7 @@ export class Workspace {
 
   private async commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null): Promise<AppliedOperation> {
     applyChanges(this.stateMap, changes);
+    for (const c of changes) this.dirty.add(c.id);
     const seq = ++this.lastSeq;
     const row: OperationRow = {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
@@ -93,10 +98,21 @@ export class Workspace {
     }
   }
 
-  /** Replaces the whole working state (branch switch). Must be called inside `exclusive`. */
-  replaceState(branch: string, state: Map<string, SceneEntity>): void {
+  /**
+   * Replaces the whole working state (restore, branch switch) with a state loaded from the
+   * snapshot `baseRoot` plus the changes in `dirty`. Must be called inside `exclusive`.
+   */
+  replaceState(branch: string, state: Map<string, SceneEntity>, baseRoot: string, dirty: Set<string>): void {
     this.branch = branch;
     this.stateMap = state;
+    this.baseRoot = baseRoot;
+    this.dirty = dirty;
+  }
+
+  /** Marks the working state as equal to the snapshot `root` (after a save). */
+  markSaved(root: string): void {
+    this.baseRoot = root;
+    this.dirty = new Set();
   }
 
   /** Waits for every queued log write. */

@@ -85,7 +85,7 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   const url = `http://127.0.0.1:${port}`;
 
   const launch = async () => {
-    child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js")], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js")], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     const deadline = Date.now() + 60_000;

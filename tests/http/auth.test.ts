@@ -14,7 +14,7 @@ afterAll(async () => { await kiln?.stop(); });
 
 describe("bearer token", () => {
   it("refuses calls without the token, or with a wrong one", async () => {
-    for (const headers of [{}, { authorization: "Bearer nope" }, { authorization: TOKEN }]) {
+    for (const headers of [{}, { authorization: "Bearer nope" }, { authorization: TOKEN }] as Record<string, string>[]) {
       const r = await kiln.call("get_scene", {}, { headers });
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe("UNAUTHORIZED");
@@ -30,7 +30,7 @@ describe("bearer token", () => {
 
 describe("binding", () => {
   it("refuses a non-loopback address without a token", () => {
-    const env = { ...process.env, HOST: "0.0.0.0", PORT: "0" };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOST: "0.0.0.0", PORT: "0" };
     delete env.KILN_TOKEN;
     const r = spawnSync(process.execPath, [path.join(ROOT, "bin/kiln.js")], { env, encoding: "utf8", timeout: 20_000 });
     expect(r.status).toBe(2);

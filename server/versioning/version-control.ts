@@ -1,0 +1,241 @@
+/**
+ * The version-control tools' behaviour (DECISIONS.md, "Version control"): versions are
+ * snapshots of the whole working state; each branch keeps its own working state; nothing a user
+ * made is ever lost (restore auto-saves unsaved work first). Every change to versions or
+ * branches runs inside `workspace.exclusive`, so ids stay sequential under concurrent calls.
+ */
+import { conflict, invalid, notFound } from "../errors";
+import type { Db } from "../db/client";
+import type { Change, SceneEntity } from "../scene/types";
+import type { Workspace } from "../workspace/workspace";
+import { BRANCH_NAME, parseVersionId, versionId } from "./ids";
+import { CURRENT_BRANCH_KEY, initialSnapshot } from "./load";
+import type { ObjectStore } from "./object-store";
+import { loadBranchState, snapshotWorking } from "./snapshots";
+import { diffTrees } from "./tree";
+import { describeDiff } from "./diff";
+
+type VersionRow = Awaited<ReturnType<Db["version"]["findFirstOrThrow"]>>;
+type BranchRow = Awaited<ReturnType<Db["branch"]["findFirstOrThrow"]>>;
+
+const VERSION_SEQ_KEY = "version_seq";
+
+/** The public shape of a version. */
+export function describeVersion(v: VersionRow) {
+  return {
+    version_id: versionId(v.number), name: v.name, description: v.description, branch: v.branch,
+    parent: v.parent === null ? null : versionId(v.parent), created_at: v.createdAt.toISOString(), auto: v.auto,
+    summary: { objects: v.objects, changes: v.changes },
+  };
+}
+
+function countObjects(state: ReadonlyMap<string, SceneEntity>): number {
+  let n = 0;
+  for (const r of state.values()) if (r.type === "object") n++;
+  return n;
+}
+
+export class VersionControl {
+  /** Filled by transactions: version and branch changes are refused while one is open. */
+  transactionOpen: () => boolean = () => false;
+
+  constructor(private db: Db, private ws: Workspace, private store: ObjectStore) {}
+
+  private guard() {
+    if (this.transactionOpen())
+      throw conflict("TRANSACTION_OPEN", "A transaction is open; commit or roll it back before changing versions or branches.");
+  }
+
+  private async version(id: string, field = "version_id"): Promise<VersionRow> {
+    const n = parseVersionId(id, field);
+    const v = await this.db.version.findUnique({ where: { number: n } });
+    if (!v) throw notFound("VERSION_NOT_FOUND", `There is no version ${id}.`, { field, version_id: id });
+    return v;
+  }
+
+  private async branchRow(name: string): Promise<BranchRow> {
+    const b = await this.db.branch.findUnique({ where: { name } });
+    if (!b) throw notFound("BRANCH_NOT_FOUND", `There is no branch named "${name}".`, { field: "name", name });
+    return b;
+  }
+
+  /** Saves the working state as a new version on the current branch. */
+  save(name: string, description = "", auto = false) {
+    return this.ws.exclusive(async () => {
+      this.guard();
+      return describeVersion(await this.saveLocked(name, description, auto));
+    });
+  }
+
+  private async saveLocked(name: string, description: string, auto: boolean): Promise<VersionRow> {
+    const { root, created } = snapshotWorking(this.ws, this.store);
+    const branch = await this.branchRow(this.ws.branch);
+    const parent = branch.head === null ? null : await this.db.version.findUnique({ where: { number: branch.head } });
+    const parentRoot = parent?.root ?? initialSnapshot(this.store).root;
+    await this.store.loadTree(parentRoot);
+    const changes = diffTrees(parentRoot, root, this.store.node).size;
+    const objects = countObjects(this.ws.state);
+    const seq = this.ws.seq;
+    const row = await this.db.$transaction(async (tx) => {
+      const counter = await tx.setting.findUnique({ where: { key: VERSION_SEQ_KEY } });
+      const number = Number(counter?.value ?? 0) + 1;
+      await tx.setting.upsert({ where: { key: VERSION_SEQ_KEY }, create: { key: VERSION_SEQ_KEY, value: String(number) }, update: { value: String(number) } });
+      // One reference for the version, one for the branch's working base.
+      await this.store.addRefs(tx, [root, root], created);
+      await this.store.release(tx, [branch.workRoot]);
+      await tx.branch.update({ where: { name: branch.name }, data: { head: number, workRoot: root, workSeq: seq } });
+      return tx.version.create({ data: { number, name, description, branch: branch.name, parent: branch.head, root, objects, changes, auto } });
+    }, { timeout: 60_000 });
+    this.ws.markSaved(root);
+    return row;
+  }
+
+  /** Versions, newest first. */
+  async list(limit: number, offset: number, branch?: string) {
+    const where = branch ? { branch } : {};
+    const [rows, total] = await Promise.all([
+      this.db.version.findMany({ where, orderBy: { number: "desc" }, take: limit, skip: offset }),
+      this.db.version.count({ where }),
+    ]);
+    return { versions: rows.map(describeVersion), total, limit, offset };
+  }
+
+  /** Whether the working state differs from the snapshot it was loaded from. */
+  private hasUnsavedChanges(): boolean {
+    return this.ws.dirty.size > 0 && snapshotWorking(this.ws, this.store).root !== this.ws.baseRoot;
+  }
+
+  /** Sets the working state to a version's state; unsaved work is auto-saved first. */
+  restore(id: string) {
+    return this.ws.exclusive(async () => {
+      this.guard();
+      const target = await this.version(id);
+      const autoSaved = this.hasUnsavedChanges()
+        ? await this.saveLocked(`Auto-save before restoring ${id}`, "Unsaved changes, saved automatically by restore_version.", true)
+        : null;
+      const base = this.ws.baseRoot;
+      await Promise.all([this.store.loadTree(base), this.store.loadTree(target.root)]);
+      const diff = diffTrees(base, target.root, this.store.node);
+      const data = await this.store.records([...diff.values()].map(([, h]) => h).filter((h): h is string => !!h));
+      const changes: Change[] = [];
+      for (const [recordId, [, hash]] of diff) {
+        const after = hash ? (JSON.parse(data.get(hash)!) as SceneEntity) : null;
+        changes.push({ id: recordId, before: this.ws.state.get(recordId) ?? null, after });
+      }
+      const applied = await this.ws.applyGroup("restore", "restore_version", { version_id: id }, changes);
+      await this.moveWorkBase(this.ws.branch, target.root, applied.seq);
+      this.ws.markSaved(target.root);
+      return { restored: describeVersion(target), auto_saved: autoSaved ? describeVersion(autoSaved) : null, changed_records: changes.length };
+    });
+  }
+
+  private async moveWorkBase(branch: string, root: string, seq: number) {
+    const row = await this.branchRow(branch);
+    await this.db.$transaction(async (tx) => {
+      await this.store.addRefs(tx, [root], []);
+      await this.store.release(tx, [row.workRoot]);
+      await tx.branch.update({ where: { name: branch }, data: { workRoot: root, workSeq: seq } });
+    });
+  }
+
+  /** Creates a branch starting at a version (default: the current branch's head); does not switch. */
+  createBranch(name: string, fromVersion?: string) {
+    return this.ws.exclusive(async () => {
+      this.guard();
+      if (!BRANCH_NAME.test(name))
+        throw invalid("INVALID_BRANCH_NAME", "Branch names use letters, digits, '-', '_', '.', '/' (1-100 characters).", { field: "name" });
+      if (await this.db.branch.findUnique({ where: { name } }))
+        throw conflict("BRANCH_EXISTS", `A branch named "${name}" already exists.`, { field: "name", name });
+      const current = await this.branchRow(this.ws.branch);
+      const from = fromVersion ? await this.version(fromVersion, "from_version") : current.head ? await this.db.version.findUnique({ where: { number: current.head } }) : null;
+      const snapshot = from ? { root: from.root, created: [] } : initialSnapshot(this.store);
+      const row = await this.db.$transaction(async (tx) => {
+        await this.store.addRefs(tx, [snapshot.root], snapshot.created);
+        return tx.branch.create({ data: { name, head: from?.number ?? null, base: from?.number ?? null, workRoot: snapshot.root, workSeq: this.ws.seq } });
+      });
+      return this.describeBranch(row, 0, false);
+    });
+  }
+
+  private describeBranch(b: BranchRow, versions: number, unsaved: boolean) {
+    return {
+      name: b.name, head: b.head === null ? null : versionId(b.head), base: b.base === null ? null : versionId(b.base),
+      current: b.name === this.ws.branch, versions, unsaved_changes: unsaved, created_at: b.createdAt.toISOString(),
+    };
+  }
+
+  /** Every branch with its head, base, version count and whether it has unsaved work. */
+  async listBranches() {
+    const [rows, counts] = await Promise.all([
+      this.db.branch.findMany({ orderBy: { createdAt: "asc" } }),
+      this.db.version.groupBy({ by: ["branch"], _count: { _all: true } }),
+    ]);
+    const count = new Map(counts.map((c) => [c.branch, c._count._all]));
+    const branches = [];
+    for (const b of rows) {
+      const unsaved = b.name === this.ws.branch
+        ? this.hasUnsavedChanges()
+        : (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0;
+      branches.push(this.describeBranch(b, count.get(b.name) ?? 0, unsaved));
+    }
+    return { branches, current: this.ws.branch };
+  }
+
+  /** Makes another branch current; each branch keeps its own working state. */
+  switchBranch(name: string) {
+    return this.ws.exclusive(async () => {
+      this.guard();
+      const target = await this.branchRow(name);
+      if (name !== this.ws.branch) {
+        const { state, dirty } = await loadBranchState({ db: this.db }, this.store, name, target.workRoot, target.workSeq);
+        await this.db.setting.upsert({ where: { key: CURRENT_BRANCH_KEY }, create: { key: CURRENT_BRANCH_KEY, value: name }, update: { value: name } });
+        this.ws.replaceState(name, state, target.workRoot, dirty);
+      }
+      const versions = await this.db.version.count({ where: { branch: name } });
+      return { branch: this.describeBranch(target, versions, this.hasUnsavedChanges()) };
+    });
+  }
+
+  /** Deletes a version: children move to its parent, heads pointing at it move to its parent. */
+  deleteVersion(id: string) {
+    return this.ws.exclusive(async () => {
+      this.guard();
+      const v = await this.version(id);
+      const result = await this.db.$transaction(async (tx) => {
+        const children = await tx.version.findMany({ where: { parent: v.number }, select: { number: true } });
+        await tx.version.updateMany({ where: { parent: v.number }, data: { parent: v.parent } });
+        const heads = await tx.branch.findMany({ where: { head: v.number }, select: { name: true } });
+        await tx.branch.updateMany({ where: { head: v.number }, data: { head: v.parent } });
+        await tx.branch.updateMany({ where: { base: v.number }, data: { base: v.parent } });
+        await tx.version.delete({ where: { number: v.number } });
+        const reclaimed = await this.store.release(tx, [v.root]);
+        return { children: children.map((c) => versionId(c.number)), heads: heads.map((h) => h.name), reclaimed };
+      }, { timeout: 60_000 });
+      return {
+        deleted: id, parent: v.parent === null ? null : versionId(v.parent),
+        reparented: result.children, branches_moved: result.heads, reclaimed_objects: result.reclaimed,
+      };
+    });
+  }
+
+  /** Objects, materials and scenes added, removed and changed between two versions (or "working"). */
+  async diff(from: string, to: string) {
+    const side = async (id: string, field: string) => {
+      if (id === "working") return { root: snapshotWorking(this.ws, this.store).root, working: true };
+      const v = await this.version(id, field);
+      await this.store.loadTree(v.root);
+      return { root: v.root, working: false };
+    };
+    const a = await side(from, "from"), b = await side(to, "to");
+    const d = diffTrees(a.root, b.root, this.store.node);
+    const hashes = [...d.values()].flat().filter((h): h is string => !!h);
+    const data = await this.store.records(hashes);
+    const read = (hash: string | null, working: boolean, id: string): SceneEntity | null => {
+      if (!hash) return null;
+      if (working && !data.has(hash)) return this.ws.state.get(id) ?? null;
+      return JSON.parse(data.get(hash)!) as SceneEntity;
+    };
+    const pairs = [...d].map(([id, [x, y]]) => ({ before: read(x, a.working, id), after: read(y, b.working, id) }));
+    return { from, to, ...describeDiff(pairs) };
+  }
+}
