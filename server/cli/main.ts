@@ -1,0 +1,30 @@
+/**
+ * The `kiln` command line (bin/kiln.js starts the HTTP service itself when given no arguments).
+ * Each command lives in its own module and is loaded only when used, so `kiln --help` is instant.
+ */
+export const USAGE = `Usage:
+  kiln                                   serve the tools over HTTP (http://127.0.0.1:8080)
+  kiln --run-recipe <file> [--var name=value]... [--json] [--server <url>]
+                                         run a recipe file; exit 0 succeeded, 1 a step failed, 2 invalid
+  kiln mcp                               serve the tools over MCP on stdin/stdout
+  kiln --help                            this text
+
+Environment: PORT, HOST, KILN_HOME, DATABASE_URL, KILN_TOKEN (see README.md).`;
+
+/** Runs a command; resolves to the process exit code. */
+export async function main(args: string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h") || args[0] === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.includes("--run-recipe")) {
+    const { runRecipeCommand } = await import("./run-recipe");
+    return runRecipeCommand(args);
+  }
+  if (args[0] === "mcp") {
+    const { mcpCommand } = await import("./mcp");
+    return mcpCommand(args.slice(1));
+  }
+  console.error(`kiln: unknown command "${args.join(" ")}"\n\n${USAGE}`);
+  return 2;
+}
