@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Separate build folders let several checkouts' test runs build side by side.
+  distDir: process.env.KILN_NEXT_DIST || ".next",
   // Native and server-only packages are loaded by Node at run time, not bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "pngjs"],
   poweredByHeader: false,

@@ -28,7 +28,7 @@ async function serve() {
     console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
     process.exit(2);
   }
-  if (!existsSync(join(root, ".next/BUILD_ID"))) {
+  if (!existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) {
     console.error("kiln: no production build found; building once (npm run build)...");
     const built = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
     if (built.status !== 0) process.exit(built.status ?? 1);
