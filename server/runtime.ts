@@ -12,12 +12,14 @@ import { openWorkspace } from "./versioning/load";
 import { ObjectStore } from "./versioning/object-store";
 import { VersionControl } from "./versioning/version-control";
 import type { Workspace } from "./workspace/workspace";
+import { Transactions } from "./transactions/transactions";
 
 export interface Kiln {
   config: KilnConfig;
   db: Db;
   workspace: Workspace;
   versions: VersionControl;
+  transactions: Transactions;
   /** Where screenshots are written (under the project's .kiln folder). */
   screenshotsDir: string;
   startedAt: Date;
@@ -40,9 +42,11 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   const store = new ObjectStore(db);
   const workspace = await openWorkspace(db, store);
   const versions = new VersionControl(db, workspace, store);
+  const transactions = await Transactions.load(db, workspace);
+  versions.transactionOpen = () => transactions.isOpen;
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
-  return { config, db, workspace, versions, screenshotsDir, startedAt: new Date() };
+  return { config, db, workspace, versions, transactions, screenshotsDir, startedAt: new Date() };
 }
 
 /** The process-wide Kiln, started on first use. */

@@ -1,17 +1,40 @@
 /**
  * tRPC procedures derived from the tool registry: one procedure per tool, keyed by the tool's
- * name; reads are queries, writes mutations. The HTTP routes and the web UI both call these.
+ * name; reads are queries, writes mutations. The HTTP routes, MCP, recipes and the web UI all
+ * call these, so behaviour shared by every surface lives here (e.g. rollback_on_error).
  */
 import { initTRPC } from "@trpc/server";
-import type { ToolContext } from "../tools/define-tool";
+import { KilnError } from "../errors";
+import type { ToolContext, ToolDefinition } from "../tools/define-tool";
 import { allTools } from "../tools";
+import { toErrorBody } from "./envelope";
 
 const t = initTRPC.context<ToolContext>().create();
 
+/**
+ * In a transaction begun with rollback_on_error, the first failing state-changing call rolls it
+ * back; the call's error says so in its message and in details.transaction.
+ */
+async function withRollbackOnError(tool: ToolDefinition, ctx: ToolContext, run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await run();
+  } catch (e) {
+    const tx = ctx.kiln.transactions;
+    if (tool.access !== "write" || tool.group === "transactions" || !tx.rollbackOnError) throw e;
+    const { status, error } = toErrorBody(e);
+    const rolled = await tx.rollback(`${tool.name} failed: ${error.code}`);
+    throw new KilnError(error.code, `${error.message} The transaction "${rolled.transaction.name}" was rolled back (rollback_on_error).`, status, {
+      ...error.details, transaction: { ...rolled.transaction, rolled_back: true },
+    });
+  }
+}
+
 function toolProcedures() {
   const entries = allTools().map((tool) => {
-    const base = t.procedure.input(tool.input);
-    const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) => tool.handler(input, ctx);
+    // Validation happens inside the guarded call so that invalid params also count as a failure.
+    const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) =>
+      withRollbackOnError(tool, ctx, async () => tool.handler(await tool.input.parseAsync(input), ctx));
+    const base = t.procedure.input((raw) => raw);
     return [tool.name, tool.access === "read" ? base.query(run) : base.mutation(run)] as const;
   });
   return Object.fromEntries(entries);
@@ -28,3 +51,4 @@ export function callTool(ctx: ToolContext, name: string, input: unknown): Promis
   const tools = createCaller(ctx).tools as unknown as Record<string, (input: unknown) => Promise<unknown>>;
   return tools[name](input);
 }
+

@@ -7,6 +7,9 @@ import { createGameObject, createLight, deleteObject, setTransform } from "./edi
 import { getSceneTool, listObjects } from "./editor/reading";
 import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
 import { takeScreenshot } from "./editor/take-screenshot";
+import { RECIPE_TOOLS } from "./recipes";
+import { getHistory } from "./history";
+import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
 import {
   createBranch, deleteVersion, diffVersions, listBranches, listVersions, restoreVersion, saveVersion, switchBranch,
 } from "./version-control";
@@ -32,6 +35,12 @@ export const TOOLS = [
   switchBranch,
   deleteVersion,
   diffVersions,
+  getHistory,
+  beginTransaction,
+  commitTransaction,
+  rollbackTransaction,
+  getTransactionStatus,
+  ...RECIPE_TOOLS,
 ] as const satisfies readonly ToolDefinition<any, any>[];
 
 export type ToolName = (typeof TOOLS)[number]["name"];

@@ -16,6 +16,8 @@ import { OperationWriter, type OperationRow } from "./op-writer";
 export interface WriteHooks {
   /** Called before an operation is planned; may throw to refuse it. Returns the transaction id to tag. */
   beforeWrite?: (tool: string) => string | null;
+  /** Called once an operation is durably logged, in log order. */
+  afterWrite?: (entry: { seq: number; kind: string; tool: string; changes: Change[]; transactionId: string | null }) => void;
 }
 
 export interface AppliedOperation { seq: number; changes: Change[]; result: unknown }
@@ -73,6 +75,7 @@ export class Workspace {
       transactionId, createdAt: new Date(),
     };
     await this.writer.write(row);
+    this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId });
     return { seq, changes, result };
   }
 
