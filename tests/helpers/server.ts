@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 
-export const ROOT = path.resolve(__dirname, "../..");
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const PG_ADMIN_URL = process.env.KILN_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export type Provider = "sqlite" | "postgresql";
