@@ -4,6 +4,16 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { isLoopbackHost, type KilnConfig } from "../config";
+
+/** What the Host and Origin checks need (a KilnConfig has it). */
+export type OriginPolicy = Pick<KilnConfig, "allowedHosts" | "allowedOrigins">;
+
+const list = (s?: string) => (s ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+
+/** The Host/Origin policy straight from the environment, for code that runs before Kiln starts. */
+export function originPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): OriginPolicy {
+  return { allowedHosts: list(env.KILN_ALLOWED_HOSTS), allowedOrigins: list(env.KILN_ALLOWED_ORIGINS) };
+}
 import type { ErrorBody } from "./envelope";
 
 export interface Refusal { status: number; error: ErrorBody }
@@ -13,7 +23,7 @@ function hostName(host: string): string {
 }
 
 /** Checks Host and Origin; returns a refusal or null. */
-export function checkOrigin(req: Request, config: KilnConfig): Refusal | null {
+export function checkOrigin(req: Request, config: OriginPolicy): Refusal | null {
   const host = req.headers.get("host") ?? "";
   const allowedHost = isLoopbackHost(hostName(host)) || config.allowedHosts.includes(host) || config.allowedHosts.includes(hostName(host));
   if (!allowedHost)
