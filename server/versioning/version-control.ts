@@ -29,12 +29,6 @@ export function describeVersion(v: VersionRow) {
   };
 }
 
-function countObjects(state: ReadonlyMap<string, SceneEntity>): number {
-  let n = 0;
-  for (const r of state.values()) if (r.type === "object") n++;
-  return n;
-}
-
 export class VersionControl {
   /** Filled by transactions: version and branch changes are refused while one is open. */
   transactionOpen: () => boolean = () => false;
@@ -74,7 +68,7 @@ export class VersionControl {
     const parentRoot = parent?.root ?? initialSnapshot(this.store).root;
     await this.store.loadTree(parentRoot);
     const changes = diffTrees(parentRoot, root, this.store.node).size;
-    const objects = countObjects(this.ws.state);
+    const objects = this.ws.objectCount;
     const seq = this.ws.seq;
     const row = await this.db.$transaction(async (tx) => {
       const counter = await tx.setting.findUnique({ where: { key: VERSION_SEQ_KEY } });

@@ -26,6 +26,8 @@ export class Workspace {
   readonly hooks: WriteHooks = {};
   /** Ids of records changed since the working state was loaded from its base snapshot. */
   dirty = new Set<string>();
+  /** Number of object records, kept up to date so summaries never scan the state. */
+  objectCount = 0;
   private writer: OperationWriter;
   private exclusiveTail: Promise<void> = Promise.resolve();
   private exclusiveDepth = 0;
@@ -39,6 +41,7 @@ export class Workspace {
     public baseRoot: string,
   ) {
     this.writer = new OperationWriter(db, (rows) => this.revert(rows));
+    this.objectCount = countObjects(stateMap);
   }
 
   /** The working state. Callers must not keep it across awaits if they need a consistent view. */
@@ -67,7 +70,7 @@ export class Workspace {
   }
 
   private async commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null): Promise<AppliedOperation> {
-    applyChanges(this.stateMap, changes);
+    this.apply(changes);
     for (const c of changes) this.dirty.add(c.id);
     const seq = ++this.lastSeq;
     const row: OperationRow = {
@@ -79,9 +82,14 @@ export class Workspace {
     return { seq, changes, result };
   }
 
+  private apply(changes: Change[]): void {
+    for (const c of changes) this.objectCount += (c.after?.type === "object" ? 1 : 0) - (c.before?.type === "object" ? 1 : 0);
+    applyChanges(this.stateMap, changes);
+  }
+
   /** Undoes operations whose log write failed, newest first. */
   private revert(rows: OperationRow[]): void {
-    for (let i = rows.length - 1; i >= 0; i--) applyChanges(this.stateMap, invertChanges(JSON.parse(rows[i].changes)));
+    for (let i = rows.length - 1; i >= 0; i--) this.apply(invertChanges(JSON.parse(rows[i].changes)));
     this.lastSeq = rows[0].seq - 1;
   }
 
@@ -108,6 +116,7 @@ export class Workspace {
   replaceState(branch: string, state: Map<string, SceneEntity>, baseRoot: string, dirty: Set<string>): void {
     this.branch = branch;
     this.stateMap = state;
+    this.objectCount = countObjects(state);
     this.baseRoot = baseRoot;
     this.dirty = dirty;
   }
@@ -126,4 +135,10 @@ export class Workspace {
   get database(): Db {
     return this.db;
   }
+}
+
+function countObjects(state: ReadonlyMap<string, SceneEntity>): number {
+  let n = 0;
+  for (const r of state.values()) if (r.type === "object") n++;
+  return n;
 }
