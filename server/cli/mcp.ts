@@ -1,0 +1,44 @@
+/**
+ * `kiln mcp`: the registry over MCP on stdin/stdout, for clients that launch a local process. It
+ * serves the project in the working directory (KILN_HOME, DATABASE_URL as for the service) until
+ * stdin closes or a signal arrives, then waits for calls in progress and closes the database.
+ * stdout carries only protocol messages: everything else, console.log included, goes to stderr.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMcpServer, selectTools } from "../api/mcp";
+import { getKiln, stopKiln } from "../runtime";
+
+const USAGE = "Usage: kiln mcp   (serves the tools over MCP on stdin/stdout; KILN_TOOLS=group,... limits them)";
+
+/** Runs the stdio MCP server; resolves to the exit code (0 after stdin closes, 2 on bad setup). */
+export async function mcpCommand(args: string[]): Promise<number> {
+  // A stray log line on stdout would corrupt the protocol stream.
+  console.log = console.info = console.debug = console.error;
+  if (args.length) {
+    console.error(args.includes("--help") ? USAGE : `kiln mcp: unexpected arguments "${args.join(" ")}"\n${USAGE}`);
+    return args.includes("--help") ? 0 : 2;
+  }
+  let tools;
+  let kiln;
+  try {
+    tools = selectTools(process.env.KILN_TOOLS);
+    kiln = await getKiln();
+  } catch (e) {
+    console.error(`kiln mcp: ${(e as Error).message}`);
+    return 2;
+  }
+  const { server, drain } = createMcpServer(kiln, tools);
+  const ended = new Promise<void>((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
+  });
+  await server.connect(new StdioServerTransport());
+  console.error(`kiln mcp: serving ${tools.length} tools over stdio (data in ${kiln.config.home})`);
+  await ended;
+  await drain();
+  await server.close();
+  await stopKiln();
+  return 0;
+}
