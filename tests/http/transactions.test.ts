@@ -3,6 +3,7 @@
  * whatever happened in between (including a SIGKILL); commit makes one history entry.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rng } from "../helpers/random";
 import { startServer, type KilnServer } from "../helpers/server";
 
 const APPS = ["blender", "unity", "godot"] as const;
@@ -17,14 +18,6 @@ const world = () => Promise.all(APPS.map(async (app) => {
 }));
 const bare = (tool: string) => fetch(`${kiln.url}/tools/${tool}`, { method: "POST" });
 
-function rng(seed: number) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("the spec's flow", () => {
   it("rollback: neither wall exists and the scene equals the state before begin", async () => {

@@ -4,19 +4,11 @@
  * the state saved. On SQLite and PostgreSQL.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { rng } from "../helpers/random";
 import { startServer, type KilnServer, type Provider } from "../helpers/server";
 
 const APPS = ["blender", "unity", "godot"] as const;
 
-/** Small deterministic PRNG (mulberry32) so a failing sequence can be replayed from its seed. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const world = (kiln: KilnServer) => Promise.all(APPS.map((app) => kiln.ok("get_scene", { app })));
 
