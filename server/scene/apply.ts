@@ -4,6 +4,8 @@
  */
 import { invalid } from "../errors";
 import * as ops from "./operations";
+import { addModifier, setKeyframe } from "./operations-animation";
+import { importRecords } from "./operations-import";
 import type { Operation, OperationOutcome, SceneState } from "./types";
 
 // Each entry takes already-validated params (see server/tools); `app` comes from the operation.
@@ -17,6 +19,11 @@ const OPERATIONS: Record<string, (state: SceneState, params: any) => OperationOu
   set_material: ops.setMaterial,
   set_transform: ops.setTransform,
   delete_object: ops.deleteObject,
+  set_keyframe: setKeyframe,
+  add_modifier: addModifier,
+  // Both pipeline tools add a converted asset through the same atomic import (one log entry each).
+  transfer_asset: importRecords,
+  import_asset: importRecords,
 };
 
 /** Whether the scene core knows how to apply this tool's operation. */

@@ -25,8 +25,8 @@ import {
   type SpotLight,
 } from "three";
 import { FBXLoader } from "three/examples/jsm/loaders/FBXLoader.js";
-import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions.js";
-import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange.js";
+import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
+import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange";
 
 /** three.js track property → interchange animation channel. */
 const TRACK_CHANNELS: Record<string, "translations" | "rotations" | "scales" | undefined> = { position: "translations", quaternion: "rotations", scale: "scales" };
@@ -111,7 +111,10 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     // FBXLoader applies the file transform on top of the constructor's default position, which is
     // DEFAULT_UP (0,1,0) for directional and spot lights; strip that offset again.
     if ((obj as SpotLight).isSpotLight || obj.type === "DirectionalLight") m.multiply(new Matrix4().makeTranslation(Object3D.DEFAULT_UP.clone().negate()));
-    for (const e of [12, 13, 14]) m.elements[e] *= toMetres;
+    // Units are applied as a scale of the roots, as Blender's importer does: files that compensate
+    // with a root scale (Blender writes centimetre files with roots scaled 100) then read back
+    // with scale 1 and untouched child transforms, instead of scale 100 and children at 1/100.
+    if (parent === null && toMetres !== 1) m.premultiply(new Matrix4().makeScale(toMetres, toMetres, toMetres));
     const node: InterchangeNode = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
     const self = out.nodes.push(node) - 1;
     fixes.push(own);
@@ -127,7 +130,6 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
         for (const attr of Object.keys(geo.attributes)) if (attr !== "position" && attr !== "normal") warn(`fbx: mesh "${geo.name || name}": attribute ${attr} dropped`);
         if (Object.keys(geo.morphAttributes).length) warn(`fbx: mesh "${geo.name || name}": morph targets dropped`);
         const positions = new Float32Array(geo.getAttribute("position").array as ArrayLike<number>);
-        if (toMetres !== 1) for (let v = 0; v < positions.length; v++) positions[v] *= toMetres;
         const indices = geo.index ? Uint32Array.from(geo.index.array) : sequentialIndices(positions.length / 3);
         const normalAttr = geo.getAttribute("normal");
         if (!normalAttr) warn(`fbx: mesh "${geo.name || name}": had no normals; smooth normals computed`);
@@ -162,7 +164,7 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   if (loaded.ID !== undefined) visit(loaded, null, null);
   else for (const child of loaded.children) visit(child as FbxObject, null, loaded.quaternion.clone());
 
-  out.animations = decodeClips(loaded.animations, objects, fixes, parentFixes, toMetres, warn);
+  out.animations = decodeClips(loaded.animations, objects, fixes, parentFixes, out.nodes.map((n) => (n.parent === null ? toMetres : 1)), warn);
   return { scene: out, warnings };
 }
 
@@ -172,7 +174,8 @@ function decodeClips(
   objects: FbxObject[],
   fixes: (Quaternion | null)[],
   parentFixes: (Quaternion | null)[],
-  toMetres: number,
+  /** Per node, the unit factor its translation and scale keys take (roots only, see visit). */
+  unitScale: number[],
   warn: (m: string) => void,
 ): InterchangeAnimation[] {
   const byName = new Map<string, number>();
@@ -193,7 +196,7 @@ function decodeClips(
       let a = groups.get(key);
       if (!a) groups.set(key, (a = { node, times }));
       const size = channel === "rotations" ? 4 : 3;
-      const scale = channel === "translations" ? toMetres : 1;
+      const scale = channel === "rotations" ? 1 : unitScale[node];
       (a as unknown as Record<string, number[][]>)[channel] = times.map((_, k) => Array.from(track.values.slice(k * size, k * size + size), (v) => v * scale));
     }
     for (const a of groups.values()) {

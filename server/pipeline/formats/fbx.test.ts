@@ -100,6 +100,17 @@ describe("FBX binary format", () => {
     expect(w[child].elements.map((e, i) => Math.abs(e - w[dec.scene.nodes[child].parent!].elements[i]) < 1e-5)).not.toContain(false);
   });
 
+  it("keeps every key of a yaw animation through 90° and past 180°, exactly at 90°", async () => {
+    const yaw = (deg: number) => axisAngle([0, 1, 0], deg);
+    const src: InterchangeScene = {
+      nodes: [{ name: "Spinner", parent: null, translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] }],
+      meshes: [], materials: [],
+      animations: [{ node: 0, times: [0, 1, 2, 3], rotations: [yaw(45), yaw(90), yaw(200), yaw(300)] }],
+    };
+    const { dec } = await roundTrip(src);
+    expectRoundTrip(src, dec.scene, all);
+  });
+
   it("writes a file assimp can read", async (ctx) => {
     const enc = await encodeFbx(fixtureScene(), "fixture");
     const dir = mkdtempSync(join(tmpdir(), "kiln-fbx-"));

@@ -30,7 +30,7 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { CAMERA_FIX, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions.js";
+import { CAMERA_FIX, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
   meaninglessLightFieldWarnings,
@@ -40,7 +40,7 @@ import {
   type EncodeResult,
   type InterchangeLight,
   type InterchangeScene,
-} from "./interchange.js";
+} from "./interchange";
 
 /** Far planes beyond this are written as this: FBX has no infinite far plane. */
 const MAX_FAR = 1e9;
@@ -58,6 +58,42 @@ function makeLight(l: InterchangeLight): Light {
   // constraint to an extra root model, which DCC tools then obey instead of the rotation.
   (light as { target?: Object3D | null }).target = null;
   return light;
+}
+
+/**
+ * Gives a track double-precision values. three stores track values as float32, and the exporter
+ * turns each quaternion key into FBX's XYZ Euler angles with an asin: at a 90° yaw (gimbal for
+ * that order) float32 rounding alone moved the angle by 0.015°.
+ */
+function float64Values<T extends QuaternionKeyframeTrack>(track: T, values: number[]): T {
+  track.values = Float64Array.from(values) as unknown as Float32Array;
+  return track;
+}
+
+/** The part of the exporter's plan (its plugin hook's argument) that holds animation curves. */
+interface FbxPlan { animStacks?: { curveNodes: { attrName: string; curves: { axis: string; values: Float32Array; defaultValue: number }[] }[] }[] }
+
+/**
+ * Exporter plugin: makes each rotation curve's Euler keys continuous. The exporter decomposes each
+ * key on its own (middle angle in ±90°), so a turn through 90° of yaw flips X and Z by 180°
+ * between two keys: the file then interpolates through wild orientations, and three's FBXLoader
+ * (which the reader uses) re-samples such spans and loses the key after them. Each key takes
+ * whichever of its two equivalent triples, (x, y, z) or (x + 180, 180 - y, z + 180), shifted by
+ * whole turns, lies closest to the key before (Blender's exporter does the same).
+ */
+function compatibleEulerCurves(plan: unknown): void {
+  for (const stack of (plan as FbxPlan).animStacks ?? [])
+    for (const node of stack.curveNodes) {
+      if (node.attrName !== "R") continue;
+      const [x, y, z] = ["X", "Y", "Z"].map((a) => node.curves.find((c) => c.axis === a)!.values);
+      for (let k = 1; k < x.length; k++) {
+        const prev = [x[k - 1], y[k - 1], z[k - 1]];
+        const fit = (t: number[]) => t.map((v, i) => v - 360 * Math.round((v - prev[i]) / 360));
+        const a = fit([x[k], y[k], z[k]]), b = fit([x[k] + 180, 180 - y[k], z[k] + 180]);
+        const dist = (t: number[]) => t.reduce((n, v, i) => n + Math.abs(v - prev[i]), 0);
+        [x[k], y[k], z[k]] = dist(b) < dist(a) ? b : a;
+      }
+    }
 }
 
 /** Writes `<baseName>.fbx` (binary FBX 7.4, metres, Y up). */
@@ -143,7 +179,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     const uuid = objects[a.node].uuid;
     const tracks = [
       a.translations && new VectorKeyframeTrack(`${uuid}.position`, a.times, keys.flatMap((k) => k.t!)),
-      a.rotations && new QuaternionKeyframeTrack(`${uuid}.quaternion`, a.times, keys.flatMap((k) => k.r!)),
+      a.rotations && float64Values(new QuaternionKeyframeTrack(`${uuid}.quaternion`, a.times, []), keys.flatMap((k) => k.r!)),
       a.scales && new VectorKeyframeTrack(`${uuid}.scale`, a.times, keys.flatMap((k) => k.s!)),
     ].filter((t): t is VectorKeyframeTrack | QuaternionKeyframeTrack => !!t);
     let clip = clips.find((c) => tracks.every((t) => !c.used.has(t.name)));
@@ -155,6 +191,6 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // Axes "Y|-Z" declare +X right, +Y up, +Z toward the viewer: exactly glTF's frame (Blender's own
   // FBX export default). The exporter's "Z" forward would declare -X right and mirror-turn imports.
   const options = { version: 7400, axisUp: "Y", axisForward: "-Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false } as const;
-  const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().parseSync(root, options));
+  const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().register(compatibleEulerCurves).parseSync(root, options));
   return { files: [{ name: `${baseName}.fbx`, bytes }], warnings };
 }

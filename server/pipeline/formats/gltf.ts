@@ -17,7 +17,7 @@ import {
   type InterchangeAnimation,
   type InterchangeNode,
   type InterchangeScene,
-} from "./interchange.js";
+} from "./interchange";
 
 const RAD = Math.PI / 180;
 

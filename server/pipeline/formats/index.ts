@@ -2,16 +2,16 @@
  * Format dispatch for the asset pipeline: `encode`/`decode` any TransferFormat through the
  * interchange model. See interchange.ts for the model and its conventions.
  */
-import { decodeFbx } from "./fbx-read.js";
-import { encodeFbx } from "./fbx.js";
-import { decodeGltf, encodeGltf } from "./gltf.js";
-import { decodeObj, encodeObj } from "./obj.js";
-import { decodeUsd } from "./usd-read.js";
-import { encodeUsd } from "./usd.js";
-import type { DecodeResult, EncodeResult, InterchangeScene, TransferFormat } from "./interchange.js";
+import { decodeFbx } from "./fbx-read";
+import { encodeFbx } from "./fbx";
+import { decodeGltf, encodeGltf } from "./gltf";
+import { decodeObj, encodeObj } from "./obj";
+import { decodeUsd } from "./usd-read";
+import { encodeUsd } from "./usd";
+import type { DecodeResult, EncodeResult, InterchangeScene, TransferFormat } from "./interchange";
 
-export type * from "./interchange.js";
-export { validateScene, worldMatrices } from "./interchange.js";
+export type * from "./interchange";
+export { validateScene, worldMatrices } from "./interchange";
 
 /** File extensions each format writes, main file first (OBJ also writes its material library). */
 export const FORMAT_EXTENSIONS: Record<TransferFormat, readonly string[]> = {

@@ -12,7 +12,7 @@
  * numbers with no sRGB reinterpretation. The tests still run OBJLoader as an independent reader.
  */
 import { Matrix3, Vector3 } from "three";
-import { formatFloat } from "./text.js";
+import { formatFloat } from "./text";
 import {
   computeNormals,
   rootNode,
@@ -24,7 +24,7 @@ import {
   type EncodeResult,
   type InterchangeMaterial,
   type InterchangeScene,
-} from "./interchange.js";
+} from "./interchange";
 
 /** OBJ names end at the line break and lose surrounding blanks, so those are replaced/trimmed. */
 function objName(name: string, fallback: string): string {
@@ -66,7 +66,7 @@ export async function encodeObj(scene: InterchangeScene, baseName: string): Prom
 
   // `mtllib` separates several file names with blanks, so the library's own name must have none.
   const mtlFile = `${baseName.replace(/\s/g, "_")}.mtl`;
-  const out: string[] = [`# Kiln OBJ export: metres, +Y up, world-space vertices`, `mtllib ${mtlFile}`];
+  const out: (string | Uint8Array)[] = [`# Kiln OBJ export: metres, +Y up, world-space vertices`, `mtllib ${mtlFile}`];
   // `usemtl` persists across `o` statements, so material-less objects go first, before any usemtl.
   const ordered = [...meshNodes.filter((i) => scene.nodes[i].material === undefined), ...meshNodes.filter((i) => scene.nodes[i].material !== undefined)];
   let vertexBase = 1;
@@ -91,22 +91,66 @@ export async function encodeObj(scene: InterchangeScene, baseName: string): Prom
     if (node.material !== undefined) out.push(`usemtl ${mtlNames[node.material]}`);
     // A mirroring world transform flips triangle facing; swapping two corners restores it.
     const mirrored = world[i].determinant() < 0;
-    const faces: string[] = new Array(mesh.indices.length / 3);
-    for (let t = 0; t < mesh.indices.length; t += 3) {
-      const a = mesh.indices[t] + vertexBase, b = mesh.indices[t + (mirrored ? 2 : 1)] + vertexBase, c = mesh.indices[t + (mirrored ? 1 : 2)] + vertexBase;
-      faces[t / 3] = `f ${a}//${a} ${b}//${b} ${c}//${c}`;
-    }
-    out.push(faces.join("\n"));
+    out.push(faceLines(mesh.indices, vertexBase, mirrored));
     vertexBase += count;
   }
   const enc = new TextEncoder();
   return {
     files: [
-      { name: `${baseName}.obj`, bytes: enc.encode(out.join("\n") + "\n") },
+      { name: `${baseName}.obj`, bytes: joinLines(out) },
       { name: mtlFile, bytes: enc.encode(mtl.join("\n") + "\n") },
     ],
     warnings,
   };
+}
+
+/**
+ * `f a//a b//b c//c` lines (1-based, normal index = vertex index) written straight into bytes,
+ * corners b and c swapped when `mirrored`. At 10⁶ triangles, building them as template strings
+ * and joining them took most of the export's time.
+ */
+function faceLines(indices: Uint32Array, base: number, mirrored: boolean): Uint8Array {
+  let max = base;
+  for (let i = 0; i < indices.length; i++) if (indices[i] + base > max) max = indices[i] + base;
+  const digits = String(max).length;
+  const buf = new Uint8Array((indices.length / 3) * (3 + 3 * (2 * digits + 3)));
+  const tmp = new Uint8Array(10);
+  let at = 0;
+  const int = (n: number) => {
+    let k = 0;
+    do {
+      tmp[k++] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    } while (n > 0);
+    while (k > 0) buf[at++] = tmp[--k];
+  };
+  for (let t = 0; t < indices.length; t += 3) {
+    if (t > 0) buf[at++] = 10; // "\n"
+    buf[at++] = 102; // "f"
+    for (const k of mirrored ? [0, 2, 1] : [0, 1, 2]) {
+      const v = indices[t + k] + base;
+      buf[at++] = 32;
+      int(v);
+      buf[at++] = 47;
+      buf[at++] = 47;
+      int(v);
+    }
+  }
+  return buf.subarray(0, at);
+}
+
+/** Lines (text or already-encoded bytes) joined with "\n" and ended by one, as UTF-8 bytes. */
+function joinLines(parts: (string | Uint8Array)[]): Uint8Array {
+  const enc = new TextEncoder();
+  const chunks = parts.map((p) => (typeof p === "string" ? enc.encode(p) : p));
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length + 1, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    out[at + c.length] = 10;
+    at += c.length + 1;
+  }
+  return out;
 }
 
 /** Parses MTL text into materials keyed by name; unsupported statements become warnings. */
@@ -166,6 +210,19 @@ export async function decodeObj(files: Map<string, Uint8Array>, mainName: string
     if (!part || part.material !== material) parts.push((part = { name: objectName, material, pos: [], nor: [], idx: [], remap: new Map(), missingNormals: false }));
     return part;
   };
+  // Corner → vertex lookup, fast path: most files pair each position with one normal in one part,
+  // so the first (part, normal) seen per position sits in typed arrays indexed by the position;
+  // any other pairing goes to the part's Map. At 10⁶ triangles this replaces millions of Map
+  // operations on non-integer keys.
+  let claimPart = new Int32Array(0), claimNormal = new Int32Array(0), claimOut = new Int32Array(0);
+  const growClaims = (size: number) => {
+    const grow = <T extends Int32Array>(a: T, fill: number) => {
+      const b = new Int32Array(Math.max(size, a.length * 2)).fill(fill);
+      b.set(a);
+      return b;
+    };
+    [claimPart, claimNormal, claimOut] = [grow(claimPart, -1), grow(claimNormal, 0), grow(claimOut, 0)];
+  };
   const ref = (tok: string, count: number) => {
     const n = parseInt(tok, 10);
     return n < 0 ? count + n : n - 1; // negative indices count back from the latest vertex
@@ -187,16 +244,21 @@ export async function decodeObj(files: Map<string, Uint8Array>, mainName: string
       case "vt": warn("obj: texture coordinates dropped"); break;
       case "f": {
         const p = current();
+        const partId = parts.length - 1;
+        if (claimPart.length < v.length / 3) growClaims(v.length / 3);
         const corners = rest.split(/\s+/).map((tok) => {
-          const [vi, , ni] = tok.split("/");
+          const s1 = tok.indexOf("/"), s2 = s1 < 0 ? -1 : tok.indexOf("/", s1 + 1);
+          const vi = s1 < 0 ? tok : tok.slice(0, s1), ni = s2 < 0 ? "" : tok.slice(s2 + 1);
           const pi = ref(vi, v.length / 3);
           if (!(pi >= 0 && pi < v.length / 3)) throw new Error(`obj: face corner "${tok}" references a missing vertex`);
           const nIdx = ni ? ref(ni, vn.length / 3) : -1;
+          if (claimPart[pi] === partId && claimNormal[pi] === nIdx) return claimOut[pi];
           const key = pi * 67108864 + (nIdx + 1); // 2^26 normals per file is far beyond practical
           let out = p.remap.get(key);
           if (out === undefined) {
             out = p.pos.length / 3;
-            p.remap.set(key, out);
+            if (claimPart[pi] === -1) [claimPart[pi], claimNormal[pi], claimOut[pi]] = [partId, nIdx, out];
+            else p.remap.set(key, out);
             p.pos.push(v[pi * 3], v[pi * 3 + 1], v[pi * 3 + 2]);
             if (nIdx < 0) p.missingNormals = true;
             p.nor.push(vn[nIdx * 3] ?? 0, vn[nIdx * 3 + 1] ?? 0, vn[nIdx * 3 + 2] ?? 0);

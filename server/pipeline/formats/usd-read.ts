@@ -6,8 +6,8 @@
  * names) and maps materials, lights and timing through three.js types.
  */
 import { Euler, Matrix4, Quaternion, Vector3 } from "three";
-import { parseUsda, type UsdDict, type UsdPath, type UsdPrim, type UsdProperty, type UsdValue } from "./usda-parse.js";
-import { computeNormals, decomposeTrs, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange.js";
+import { parseUsda, type UsdDict, type UsdPath, type UsdPrim, type UsdProperty, type UsdValue } from "./usda-parse";
+import { computeNormals, decomposeTrs, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
 const SKIPPED_TYPES = new Set(["Material", "Shader", "NodeGraph"]); // read through the material pass

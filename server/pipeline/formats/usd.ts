@@ -14,8 +14,8 @@
  * Prim names must be identifiers, so names are sanitised and the original kept in
  * customData.kilnName whenever it differs. Animation is time-sampled xformOps.
  */
-import { formatFloat as f } from "./text.js";
-import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeScene } from "./interchange.js";
+import { formatFloat as f } from "./text";
+import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeScene } from "./interchange";
 
 /** Time codes per second written to the layer; key times are seconds × this. */
 export const USD_TIME_CODES_PER_SECOND = 24;

@@ -1,0 +1,123 @@
+/**
+ * transfer_asset end to end: export the asset from the source app's scene → encode it in the
+ * format → write the file(s) under <KILN_HOME>/assets/<transfer_id>/ → read them back FROM DISK →
+ * decode → convert into the target app's convention → add to the target scene as one logged
+ * operation. The Transfer table records every accepted transfer (running, then succeeded or
+ * failed); requests refused up front (unsupported path, unknown asset) are not recorded.
+ */
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { invalid, isKilnError, KilnError } from "../errors";
+import type { Kiln } from "../runtime";
+import type { AppId } from "../scene/types";
+import { findAsset } from "./assets";
+import { exportFound } from "./export-scene";
+import { assetsDir, fileStem, readFiles, writeFiles, type FileInfo } from "./files";
+import { decode, encode, type TransferFormat } from "./formats";
+import { addImport, type ImportSummary } from "./importing";
+import { checkTransfer } from "./paths";
+import { activeTransfers } from "./registry";
+
+export interface TransferRequest {
+  source_app: AppId;
+  target_app: AppId;
+  asset: string;
+  format: string;
+  options: { apply_modifiers?: boolean; include_animations?: boolean };
+}
+
+export interface TransferResult {
+  transfer_id: string;
+  status: "succeeded";
+  source_app: AppId;
+  target_app: AppId;
+  asset: string;
+  format: TransferFormat;
+  options: { apply_modifiers: boolean; include_animations: boolean };
+  file: FileInfo;
+  /** Files written besides the main one (OBJ's material library). */
+  side_files: FileInfo[];
+  exported: { objects: number; triangles: number };
+  imported: ImportSummary;
+  warnings: string[];
+  duration_ms: number;
+  /** Where the time went: export (scene → interchange), encode, write, read (back from disk), decode, import. */
+  timings_ms: Record<"export" | "encode" | "write" | "read" | "decode" | "import", number>;
+}
+
+const unique = (xs: string[]) => [...new Set(xs)];
+
+/** Runs a transfer (see the module comment). */
+export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<TransferResult> {
+  const started = performance.now();
+  const format = checkTransfer(req.source_app, req.target_app, req.format);
+  const asset = findAsset(kiln.workspace.state, req.source_app, req.asset);
+  if (format === "obj" && !asset.objects.some((o) => o.kind === "mesh"))
+    throw invalid("NOTHING_TO_TRANSFER", `OBJ carries only meshes, and "${asset.root.name}" has no mesh object; use another format.`, {
+      field: "asset", asset: asset.root.name, format,
+    });
+  const options = { apply_modifiers: req.options.apply_modifiers ?? true, include_animations: req.options.include_animations ?? true };
+  const id = randomUUID();
+  const base = { source_app: req.source_app, target_app: req.target_app, asset: req.asset, format };
+  await kiln.db.transfer.create({
+    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running" },
+  });
+  const active = activeTransfers();
+  const progress = { transfer_id: id, ...base, started_at: new Date().toISOString(), stage: "exporting" };
+  active.set(id, progress);
+  let written: FileInfo[] = [];
+  let mark = performance.now();
+  const lap = () => {
+    const now = performance.now(), ms = Math.round(now - mark);
+    mark = now;
+    return ms;
+  };
+  try {
+    const exported = exportFound(kiln.workspace.state, asset, { applyModifiers: options.apply_modifiers, includeAnimations: options.include_animations });
+    const tExport = lap();
+    const encoded = await encode(format, exported.scene, fileStem(asset.root.name));
+    const tEncode = lap();
+    progress.stage = "writing";
+    written = await writeFiles(path.join(assetsDir(kiln.config.home), id), encoded.files);
+    const tWrite = lap();
+    progress.stage = "importing";
+    // The target's objects come from the file on disk, not from the bytes still in memory.
+    const files = await readFiles(written.map((f) => f.path));
+    const tRead = lap();
+    const decoded = await decode(format, files, path.basename(written[0].path));
+    const tDecode = lap();
+    const imported = await addImport(kiln, "transfer_asset", req.target_app, decoded.scene, asset.root.name, {
+      transfer_id: id, ...base, file: written[0].path,
+    });
+    const timings = { export: tExport, encode: tEncode, write: tWrite, read: tRead, decode: tDecode, import: lap() };
+    const warnings = unique([...exported.warnings, ...encoded.warnings, ...decoded.warnings, ...imported.warnings]);
+    const result: TransferResult = {
+      transfer_id: id, status: "succeeded", ...base, options, file: written[0], side_files: written.slice(1),
+      exported: { objects: exported.objects, triangles: exported.triangles }, imported: imported.summary, warnings,
+      duration_ms: Math.round(performance.now() - started), timings_ms: timings,
+    };
+    await kiln.db.transfer.update({
+      where: { id },
+      data: {
+        status: "succeeded", filePath: written[0].path, bytes: written[0].bytes, sha256: written[0].sha256,
+        imported: JSON.stringify(result.imported), warnings: JSON.stringify(warnings), durationMs: result.duration_ms,
+      },
+    });
+    return result;
+  } catch (e) {
+    const error = isKilnError(e) ? { code: e.code, message: e.message } : { code: "TRANSFER_FAILED", message: (e as Error).message ?? String(e) };
+    const durationMs = Math.round(performance.now() - started);
+    await kiln.db.transfer.update({
+      where: { id },
+      data: {
+        status: "failed", error: JSON.stringify({ ...error, stage: progress.stage }), durationMs,
+        ...(written[0] ? { filePath: written[0].path, bytes: written[0].bytes, sha256: written[0].sha256 } : {}),
+      },
+    }).catch(() => undefined); // the original failure is what the caller must see
+    if (isKilnError(e)) throw new KilnError(e.code, e.message, e.status, { ...e.details, transfer_id: id });
+    console.error("kiln: transfer failed", e);
+    throw new KilnError("TRANSFER_FAILED", `The transfer failed while ${progress.stage}: ${error.message}`, 500, { transfer_id: id, stage: progress.stage });
+  } finally {
+    active.delete(id);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The pipeline on both databases: a transfer is recorded in the Transfer table and its imported
+ * asset is in the operation log before the answer, so after a SIGKILL and a restart the target
+ * scene and the transfer record are exactly as they were. Runs on SQLite and on PostgreSQL.
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer, type KilnServer, type Provider } from "../helpers/server";
+
+describe.each(["sqlite", "postgresql"] as Provider[])("pipeline durability on %s", (provider) => {
+  let kiln: KilnServer;
+  afterAll(async () => { await kiln?.stop(); });
+
+  it("records a transfer that fails mid-way as failed, with its stage, and changes no scene", async () => {
+    kiln = await startServer({ provider });
+    await kiln.ok("create_gameobject", { app: "blender", name: "Tower", type: "Cylinder", position: { z: 2 } });
+    const blocker = path.join(kiln.home, "assets"); // a file where the assets folder must go
+    writeFileSync(blocker, "");
+    const before = await kiln.ok("get_scene", { app: "godot" });
+    const r = await kiln.call("transfer_asset", { source_app: "blender", target_app: "godot", asset: "Tower", format: "gltf" });
+    expect([r.status, r.body.error.code, r.body.error.details.stage]).toEqual([500, "TRANSFER_FAILED", "writing"]);
+    expect(await kiln.ok("get_scene", { app: "godot" })).toEqual(before);
+    const failed = (await kiln.ok("get_pipeline_status", {})).recent[0];
+    expect(failed).toMatchObject({ transfer_id: r.body.error.details.transfer_id, status: "failed", error: { code: "TRANSFER_FAILED", stage: "writing" }, file: null });
+    rmSync(blocker);
+  });
+
+  it("keeps a transfer's import and its record across a SIGKILL", async () => {
+    await kiln.ok("set_keyframe", { app: "blender", target: "Tower", time: 0.5, rotation: { z: 90 } });
+    const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "godot", asset: "Tower", format: "fbx" });
+    const scene = await kiln.ok("get_scene", { app: "godot" });
+    expect(scene.objects.find((o: { name: string }) => o.name === "Tower")).toMatchObject({ position: { x: 0, y: 2, z: 0 }, keyframes: [{ time: 0.5 }] });
+    await kiln.kill("SIGKILL");
+    await kiln.restart();
+    expect(await kiln.ok("get_scene", { app: "godot" })).toEqual(scene);
+    const status = await kiln.ok("get_pipeline_status", {});
+    expect(status.recent[0]).toMatchObject({ transfer_id: t.transfer_id, status: "succeeded", file: t.file, imported: { root: "Tower", triangles: t.imported.triangles } });
+  });
+});
