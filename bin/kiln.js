@@ -2,8 +2,8 @@
 // The `kiln` executable. With no arguments it serves the tools over HTTP; other commands run
 // TypeScript entry points through tsx, so the CLI uses the same server code as the service.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,8 +44,29 @@ async function serve() {
     const address = server.address();
     const shown = typeof address === "object" && address ? address.port : port;
     console.log(`kiln: serving http://${host.includes(":") ? `[${host}]` : host}:${shown} (project ${process.cwd()})`);
+    writeServiceFile(shown);
   });
   const stop = () => server.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+}
+
+// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it sends
+// its steps here instead of changing the database behind this process (server/cli/service-file.ts).
+function writeServiceFile(port) {
+  const file = join(resolve(process.env.KILN_HOME ?? ".kiln"), "service.json");
+  const host = process.env.HOST || "127.0.0.1";
+  const reach = /^(0\.0\.0\.0|::|\[::\])$/.test(host) ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ pid: process.pid, url: `http://${reach}:${port}` }) + "\n");
+  } catch (e) {
+    console.error(`kiln: could not write ${file} (${e.message}); kiln --run-recipe will not find this service`);
+    return;
+  }
+  process.on("exit", () => {
+    try {
+      if (JSON.parse(readFileSync(file, "utf8")).pid === process.pid) rmSync(file);
+    } catch { /* already gone or replaced */ }
+  });
 }

@@ -125,7 +125,8 @@ async function loadAll(options: RecipeStoreOptions): Promise<RecipeFile[]> {
   for (const { source, dir } of recipeDirs(options.projectDir, options.homeDir)) {
     let names: string[];
     try {
-      names = (await readdir(dir)).filter(isRecipeFile).sort();
+      // The folders are chosen at run time; tell Turbopack not to trace the whole project for them.
+      names = (await readdir(/*turbopackIgnore: true*/ dir)).filter(isRecipeFile).sort();
     } catch {
       continue; // A missing or unreadable folder simply holds no recipes.
     }

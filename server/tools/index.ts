@@ -7,6 +7,8 @@ import { createGameObject, createLight, deleteObject, setTransform } from "./edi
 import { getSceneTool, listObjects } from "./editor/reading";
 import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
 import { takeScreenshot } from "./editor/take-screenshot";
+import { addModifier, setKeyframe } from "./editor/animation";
+import { getPipelineStatus, importAsset, listTransferableAssetsTool, transferAssetTool } from "./pipeline";
 import { RECIPE_TOOLS } from "./recipes";
 import { getHistory } from "./history";
 import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
@@ -27,6 +29,8 @@ export const TOOLS = [
   listObjects,
   setTransform,
   deleteObject,
+  setKeyframe,
+  addModifier,
   saveVersion,
   listVersions,
   restoreVersion,
@@ -40,6 +44,10 @@ export const TOOLS = [
   commitTransaction,
   rollbackTransaction,
   getTransactionStatus,
+  transferAssetTool,
+  listTransferableAssetsTool,
+  getPipelineStatus,
+  importAsset,
   ...RECIPE_TOOLS,
 ] as const satisfies readonly ToolDefinition<any, any>[];
 

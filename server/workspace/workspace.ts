@@ -6,6 +6,7 @@
  * is answered; `seq` increases strictly. Whole-state tasks (saving a version, switching branch)
  * run in `exclusive`, which waits for pending writes and holds new ones back.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { applyOperation } from "../scene/apply";
 import { applyChanges, invertChanges } from "../scene/changes";
 import type { AppId, Change, Operation, SceneEntity, SceneState } from "../scene/types";
@@ -21,6 +22,9 @@ export interface WriteHooks {
 }
 
 export interface AppliedOperation { seq: number; changes: Change[]; result: unknown }
+
+/** Operations of a deferDurability scope whose log writes are still pending. */
+const deferredWrites = new AsyncLocalStorage<Promise<unknown>[]>();
 
 export class Workspace {
   readonly hooks: WriteHooks = {};
@@ -77,9 +81,35 @@ export class Workspace {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
       transactionId, createdAt: new Date(),
     };
-    await this.writer.write(row);
-    this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId });
+    const durable = this.writer.write(row).then(() => this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId }));
+    const pending = deferredWrites.getStore();
+    if (!pending) {
+      await durable;
+    } else {
+      durable.catch(() => undefined); // awaited by deferDurability
+      pending.push(durable);
+    }
     return { seq, changes, result };
+  }
+
+  /**
+   * Runs `fn` with its operations answered as soon as they are applied in memory, and resolves
+   * only once every one of them is durably logged (rejects with the first write failure). For a
+   * sequence of calls whose only client is `fn` (a recipe run), one fsync per batch instead of
+   * one per call; everyone else still waits for their own operations.
+   */
+  async deferDurability<T>(fn: () => Promise<T>): Promise<T> {
+    const pending: Promise<unknown>[] = [];
+    let outcome: PromiseSettledResult<T>;
+    try {
+      outcome = { status: "fulfilled", value: await deferredWrites.run(pending, fn) };
+    } catch (reason) {
+      outcome = { status: "rejected", reason };
+    }
+    const failed = (await Promise.allSettled(pending)).find((r) => r.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (outcome.status === "rejected") throw outcome.reason;
+    return outcome.value;
   }
 
   private apply(changes: Change[]): void {

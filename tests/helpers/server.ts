@@ -64,7 +64,11 @@ export interface KilnServer {
   log(): string;
 }
 
-export interface StartOptions { provider?: Provider; env?: Record<string, string>; home?: string; databaseUrl?: string }
+export interface StartOptions {
+  provider?: Provider; env?: Record<string, string>; home?: string; databaseUrl?: string;
+  /** Working directory of the service, i.e. its project folder (./recipes); default ROOT. */
+  cwd?: string;
+}
 
 /** Starts the service and waits until it answers. */
 export async function startServer(opts: StartOptions = {}): Promise<KilnServer> {
@@ -86,7 +90,7 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   const url = `http://127.0.0.1:${port}`;
 
   const launch = async () => {
-    child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js")], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js")], { cwd: opts.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     const deadline = Date.now() + 60_000;

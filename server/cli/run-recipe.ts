@@ -1,0 +1,208 @@
+/**
+ * `kiln --run-recipe <file> [--var name=value]... [--json] [--server <url>]`.
+ *
+ * The file is validated first against this Kiln's tool registry (exit 2 with `file:line:column:
+ * message` lines when invalid). Then it runs where the project's state lives:
+ * - `--server <url>`: against that service, one `POST /tools/<tool>` per step (KILN_TOKEN is
+ *   sent when set), so every line appears as its step finishes; the service does not record such
+ *   runs in its run history (each step is in its operation log as any call is);
+ * - else, when `.kiln/service.json` names a live service of this project: the same, with a note
+ *   on stderr (an in-process run would change the database behind the service's memory);
+ * - else in-process: the project's database opened here, the run recorded in RecipeRun.
+ * Exit codes: 0 succeeded, 1 a step failed (or the run broke off), 2 invalid recipe or usage,
+ * 3 the run could not start (service unreachable or refusing, project data cannot be opened).
+ */
+import { readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  DEFAULT_PARSE_LIMITS, parseVarAssignment, runRecipe, validateRecipe,
+  type Recipe, type RecipeRun, type RunEvent, type VariableValue,
+} from "../recipes";
+import { formatIssues, painter, stepPrinter, summaryLines } from "./recipe-output";
+import { SERVICE_FILE, runningService } from "./service-file";
+import { toolClient } from "./tool-client";
+
+const USAGE = `Usage: kiln --run-recipe <file> [--var name=value]... [--json] [--server <url>]
+  --var name=value   override a variable; the value is read as YAML (100 → number, true → boolean;
+                     quote to keep text: --var "code='007'"); repeatable
+  --json             print the run result as JSON only (or the validation result when invalid)
+  --server <url>     run the steps against a running Kiln (default: the service serving this
+                     project, if one runs; otherwise in-process on ./.kiln)
+Exit: 0 succeeded, 1 a step failed, 2 invalid recipe or usage, 3 could not run.`;
+
+interface Options { file: string; variables: Record<string, VariableValue>; json: boolean; server?: string }
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[]): Options {
+  let file: string | undefined;
+  let server: string | undefined;
+  let json = false;
+  const variables: Record<string, VariableValue> = {};
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].startsWith("--") && args[i].includes("=") ? [args[i].slice(0, args[i].indexOf("=")), args[i].slice(args[i].indexOf("=") + 1)] : [args[i], undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--run-recipe") file = value();
+    else if (flag === "--var") {
+      const { name, value: v } = parseVarAssignment(value());
+      variables[name] = v;
+    } else if (flag === "--json" && inline === undefined) json = true;
+    else if (flag === "--server") server = value();
+    else throw new UsageError(`unknown argument "${args[i]}"`);
+  }
+  if (!file) throw new UsageError("--run-recipe needs a recipe file");
+  if (server !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(server);
+    } catch {
+      throw new UsageError(`--server expects a URL such as http://127.0.0.1:8080, not "${server}"`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--server expects an http:// or https:// URL, not "${server}"`);
+    server = url.origin;
+  }
+  return { file, variables, json, server };
+}
+
+type Runner = (
+  recipe: Recipe, variables: Record<string, VariableValue>, onStep: (e: RunEvent) => void, signal: AbortSignal,
+) => Promise<RecipeRun & { run_id: string | null }>;
+
+async function inProcess(file: string): Promise<{ run: Runner } | { error: string }> {
+  const { getKiln, stopKiln } = await import("../runtime");
+  const { executeRecipe } = await import("../tools/recipe-runner");
+  try {
+    const kiln = await getKiln();
+    return {
+      run: async (recipe, variables, onStep, signal) => {
+        try {
+          return await executeRecipe(kiln, recipe, { variables, source: "file", path: file, onStep, signal });
+        } finally {
+          await stopKiln();
+        }
+      },
+    };
+  } catch (error) {
+    return { error: `cannot open the project's data: ${(error as Error).message}` };
+  }
+}
+
+/** Runs the command; resolves to the exit code. */
+export async function runRecipeCommand(args: string[]): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArgs(args);
+  } catch (error) {
+    console.error(`kiln: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { file, variables, json } = options;
+  let text: string;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error("not a file");
+    if (info.size > DEFAULT_PARSE_LIMITS.maxBytes) throw new Error(`${info.size} bytes; the limit is ${DEFAULT_PARSE_LIMITS.maxBytes}`);
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    console.error(`kiln: cannot read ${file}: ${(error as Error).message}`);
+    return 2;
+  }
+
+  const { registryCatalogue } = await import("../tools/recipe-catalogue");
+  const validation = validateRecipe(text, registryCatalogue, { variables });
+  for (const line of formatIssues(file, validation.errors, validation.warnings)) console.error(line);
+  if (!validation.valid || !validation.recipe) {
+    console.error(`kiln: ${file} is not a valid recipe (${validation.errors.length} error${validation.errors.length === 1 ? "" : "s"})`);
+    if (json) console.log(JSON.stringify({ valid: false, errors: validation.errors, warnings: validation.warnings }, null, 2));
+    return 2;
+  }
+  const recipe = validation.recipe;
+
+  let server = options.server;
+  if (!server) {
+    const { loadConfig } = await import("../config");
+    let home: string;
+    try {
+      home = loadConfig().home;
+    } catch (error) {
+      console.error(`kiln: ${(error as Error).message}`);
+      return 2;
+    }
+    const service = runningService(home);
+    const found = service && (await withClient(service.url, (client) => client.probe()));
+    if (service && found?.problem === "unreachable") {
+      console.error(`kiln: ${join(home, SERVICE_FILE)} names pid ${service.pid}, but ${found.message}; running in-process`);
+    } else if (service) {
+      // A service that answers but refuses (say, a token is needed) still owns the project's
+      // state: fail below rather than change the database behind it.
+      server = service.url;
+      console.error(`kiln: the Kiln service (pid ${service.pid}) serves this project at ${server}; running the recipe there (--server chooses another)`);
+    }
+  }
+  if (server) return withClient(server, (client) => execute(recipe, options, server!, client));
+  return execute(recipe, options, "in-process");
+}
+
+/** Runs `fn` with a client for `base`, closing its connection afterwards. */
+async function withClient<T>(base: string, fn: (client: ReturnType<typeof toolClient>) => Promise<T>): Promise<T> {
+  const client = toolClient(base);
+  try {
+    return await fn(client);
+  } finally {
+    client.close();
+  }
+}
+
+/** Runs a valid recipe against `client`'s service, or in-process without one; prints; exit code. */
+async function execute(recipe: Recipe, { file, variables, json }: Options, where: string, client?: ReturnType<typeof toolClient>): Promise<number> {
+  let runner: Runner;
+  if (client) {
+    const problem = await client.probe();
+    if (problem) {
+      console.error(`kiln: ${problem.message}`);
+      return 3;
+    }
+    runner = async (r, vars, onStep, signal) => {
+      const invoke: typeof client.invoke = async (tool, params) => {
+        if (signal.aborted) throw { code: "INTERRUPTED", message: "The run was interrupted before this step." };
+        return client.invoke(tool, params);
+      };
+      return { run_id: null, ...(await runRecipe(r, { variables: vars, invoke, onStep })) };
+    };
+  } else {
+    const local = await inProcess(resolve(file));
+    if ("error" in local) {
+      console.error(`kiln: ${local.error}`);
+      return 3;
+    }
+    runner = local.run;
+  }
+
+  const paint = painter(process.stdout);
+  const print = stepPrinter(recipe.steps, (line) => console.log(line), paint);
+  const onStep = json ? () => undefined : (event: RunEvent) => event.type === "step_finished" && print(event.step);
+  // The first Ctrl-C lets the current step finish and fails the rest, so the run is recorded
+  // as failed rather than left "running"; a second one ends the process at once.
+  const abort = new AbortController();
+  const interrupt = () => {
+    console.error("kiln: interrupted; finishing the current step (Ctrl-C again to quit at once)");
+    abort.abort();
+  };
+  process.once("SIGINT", interrupt);
+  let run: Awaited<ReturnType<Runner>>;
+  try {
+    run = await runner(recipe, variables, onStep, abort.signal);
+  } catch (error) {
+    console.error(`kiln: the run broke off: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    process.off("SIGINT", interrupt);
+  }
+  if (json) console.log(JSON.stringify(run, null, 2));
+  else for (const line of summaryLines(run, paint, where)) console.log(line);
+  return run.status === "succeeded" ? 0 : 1;
+}

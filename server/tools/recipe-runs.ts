@@ -1,0 +1,172 @@
+/**
+ * Recipe runs in the RecipeRun table. A row is created as `running` before the first step and
+ * finished as `succeeded` or `failed`; in between its `steps` column is rewritten with the steps
+ * finished so far, so a client can poll get_recipe_run while a run is in progress.
+ *
+ * Invariants:
+ * - `steps` holds a JSON document `{steps: StepRecord[], transaction?, error?}` (`error` only
+ *   when the run broke off for a reason that is no step's, e.g. the database went away);
+ * - progress writes are throttled (at most one in flight, at least PROGRESS_INTERVAL_MS apart)
+ *   and never block a step; the final write waits for them and always carries every step;
+ * - a step result larger than MAX_STORED_RESULT bytes of JSON is stored as
+ *   `{truncated: true, bytes}` (the run_recipe answer itself keeps it whole), so one get_scene
+ *   step of a huge scene cannot bloat the history.
+ */
+import type { Db } from "../db/client";
+import type { RecipeRun, RunTransaction, StepError, StepRecord, VariableValue } from "../recipes";
+
+const PROGRESS_INTERVAL_MS = 200;
+const MAX_STORED_RESULT = 64 * 1024;
+
+/** A run as get_recipe_run returns it. */
+export interface StoredRun {
+  run_id: string;
+  recipe: string;
+  source: string | null;
+  path: string | null;
+  status: "running" | "succeeded" | "failed";
+  variables: Record<string, VariableValue>;
+  steps: StepRecord[];
+  transaction?: RunTransaction & { id?: string };
+  error?: StepError;
+  started_at: string;
+  duration_ms: number | null;
+}
+
+/** A run as list_recipe_runs returns it: counts instead of the steps themselves. */
+export type RunSummary = Omit<StoredRun, "steps" | "variables"> & {
+  step_counts: { total: number; succeeded: number; failed: number; skipped: number };
+};
+
+type Row = { id: string; recipe: string; source: string | null; path: string | null; status: string; variables: string; steps: string; transactionId: string | null; startedAt: Date; durationMs: number | null };
+
+function storedStep(record: StepRecord): string {
+  if (record.result === undefined) return JSON.stringify(record);
+  const result = JSON.stringify(record.result);
+  if (result.length <= MAX_STORED_RESULT) return JSON.stringify(record);
+  return JSON.stringify({ ...record, result: { truncated: true, bytes: Buffer.byteLength(result) } });
+}
+
+/** Writes one run's row as it progresses. Create it with RunRecorder.start. */
+export class RunRecorder {
+  /** Each finished step as JSON, serialised once. */
+  private parts: string[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private inFlight = false;
+  private lastWrite = performance.now();
+  private started = performance.now();
+  private failure: unknown;
+
+  private constructor(private db: Db, readonly id: string) {}
+
+  /** Creates the `running` row. */
+  static async start(db: Db, run: { id: string; recipe: string; source: string; path?: string; variables: Record<string, unknown> }): Promise<RunRecorder> {
+    await db.recipeRun.create({
+      data: { id: run.id, recipe: run.recipe, source: run.source, path: run.path ?? null, status: "running", variables: JSON.stringify(run.variables), steps: '{"steps":[]}' },
+    });
+    return new RunRecorder(db, run.id);
+  }
+
+  private document(extra: { transaction?: unknown; error?: unknown } = {}): string {
+    const tail = Object.entries(extra).filter(([, v]) => v !== undefined).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`);
+    return `{"steps":[${this.parts.join(",")}]${tail.join("")}}`;
+  }
+
+  /** Records a finished step; writes progress when the last write is old enough. */
+  step(record: StepRecord): void {
+    this.parts.push(storedStep(record));
+    const now = performance.now();
+    if (this.inFlight || now - this.lastWrite < PROGRESS_INTERVAL_MS) return;
+    this.inFlight = true;
+    this.lastWrite = now;
+    const steps = this.document();
+    this.writing = this.db.recipeRun
+      .update({ where: { id: this.id }, data: { steps } })
+      .then(() => undefined, (error) => void (this.failure ??= error))
+      .finally(() => (this.inFlight = false));
+  }
+
+  /** Writes the outcome of a run that ran to its end. */
+  async finish(run: RecipeRun, transactionId: string | null): Promise<void> {
+    await this.writing;
+    const transaction = run.transaction && (transactionId ? { ...run.transaction, id: transactionId } : run.transaction);
+    await this.db.recipeRun.update({
+      where: { id: this.id },
+      data: { status: run.status, steps: this.document({ transaction }), durationMs: Math.round(run.duration_ms), transactionId },
+    });
+  }
+
+  /** Marks a run that broke off (an exception outside any step) as failed, keeping its steps. */
+  async abort(error: StepError): Promise<void> {
+    await this.writing;
+    await this.db.recipeRun.update({
+      where: { id: this.id },
+      data: { status: "failed", steps: this.document({ error }), durationMs: Math.round(performance.now() - this.started) },
+    });
+  }
+
+  /** The first progress write that failed, if any (the run itself goes on). */
+  get progressFailure(): unknown {
+    return this.failure;
+  }
+}
+
+/** Deletes the row of a run that turned out not to start (its recipe did not compile). */
+export async function discardRun(db: Db, id: string): Promise<void> {
+  await db.recipeRun.delete({ where: { id } }).catch(() => undefined);
+}
+
+function parseDocument(text: string): { steps: StepRecord[]; transaction?: StoredRun["transaction"]; error?: StepError } {
+  try {
+    const doc = JSON.parse(text) as unknown;
+    if (Array.isArray(doc)) return { steps: doc as StepRecord[] };
+    if (doc && typeof doc === "object" && Array.isArray((doc as { steps?: unknown }).steps)) return doc as ReturnType<typeof parseDocument>;
+  } catch {
+    // A row written by something else: show it without steps rather than fail the listing.
+  }
+  return { steps: [] };
+}
+
+function toStored(row: Row): StoredRun {
+  const doc = parseDocument(row.steps);
+  let variables: Record<string, VariableValue> = {};
+  try {
+    variables = JSON.parse(row.variables);
+  } catch {
+    // as above
+  }
+  return {
+    run_id: row.id,
+    recipe: row.recipe,
+    source: row.source,
+    path: row.path,
+    status: row.status as StoredRun["status"],
+    variables,
+    steps: doc.steps,
+    ...(doc.transaction ? { transaction: doc.transaction } : {}),
+    ...(doc.error ? { error: doc.error } : {}),
+    started_at: row.startedAt.toISOString(),
+    duration_ms: row.durationMs,
+  };
+}
+
+/** One run, or undefined. */
+export async function getRun(db: Db, id: string): Promise<StoredRun | undefined> {
+  const row = await db.recipeRun.findUnique({ where: { id } });
+  return row ? toStored(row) : undefined;
+}
+
+/** Runs newest first, optionally of one recipe, with paging. */
+export async function listRuns(db: Db, options: { recipe?: string; limit: number; offset: number }) {
+  const where = options.recipe === undefined ? {} : { recipe: options.recipe };
+  const [rows, total] = await Promise.all([
+    db.recipeRun.findMany({ where, orderBy: [{ startedAt: "desc" }, { id: "desc" }], skip: options.offset, take: options.limit }),
+    db.recipeRun.count({ where }),
+  ]);
+  const runs: RunSummary[] = rows.map((row) => {
+    const { steps, variables: _variables, ...rest } = toStored(row);
+    const count = (status: StepRecord["status"]) => steps.filter((s) => s.status === status).length;
+    return { ...rest, step_counts: { total: steps.length, succeeded: count("succeeded"), failed: count("failed"), skipped: count("skipped") } };
+  });
+  return { runs, total, limit: options.limit, offset: options.offset };
+}

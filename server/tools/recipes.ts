@@ -1,0 +1,264 @@
+/**
+ * The recipe tools (DECISIONS: "Recipes"): run, list, inspect and validate recipes, read the run
+ * history, and save/delete project recipes for the browser builder. Recipe names are checked by
+ * the input schemas (^[A-Za-z0-9-]+$) before any file is touched; the store checks them again.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { conflict, invalid, notFound } from "../errors";
+import {
+  RECIPE_NAME_PATTERN, RecipeStoreError, deleteRecipe, findRecipe, listRecipes, recipeDirs, saveRecipe, validateRecipe,
+  type RecipeEntry, type RecipeFile, type RecipeValidation,
+} from "../recipes";
+import type { Kiln } from "../runtime";
+import { defineTool } from "./define-tool";
+import { registryCatalogue, recipeStore } from "./recipe-catalogue";
+import { executeRecipe } from "./recipe-runner";
+import { getRun, listRuns } from "./recipe-runs";
+import { bool, num } from "./schemas";
+
+const recipeName = (what = "The recipe's name") =>
+  z.string().min(1, "a recipe name must not be empty").max(200)
+    .regex(RECIPE_NAME_PATTERN, "a recipe name is letters, digits and hyphens only")
+    .describe(`${what}: letters, digits and hyphens.`);
+const variablesParam = () =>
+  z.record(z.string().max(100), z.union([z.string().max(100_000), z.number().finite(), z.boolean()]))
+    .describe("Run-time values that override the recipe's defaults.");
+
+const issueOut = z.object({ path: z.string(), line: z.number(), column: z.number(), message: z.string() });
+const validationOut = z.object({ valid: z.boolean(), errors: z.array(issueOut), warnings: z.array(issueOut) });
+const stepOut = z.object({
+  id: z.string(), name: z.string(), tool: z.string(), status: z.enum(["succeeded", "failed", "skipped"]),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
+  reason: z.string().optional(), duration_ms: z.number(),
+});
+const transactionOut = z.object({
+  outcome: z.enum(["committed", "rolled_back", "not_started", "commit_failed", "rollback_failed"]),
+  id: z.string().optional(), error: stepOut.shape.error,
+});
+const runOut = z.object({
+  run_id: z.string(), recipe: z.string(), status: z.enum(["succeeded", "failed"]),
+  variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut), transaction: transactionOut.optional(), duration_ms: z.number(),
+});
+const storedRunFields = {
+  run_id: z.string(), recipe: z.string(), source: z.string().nullable(), path: z.string().nullable(),
+  status: z.enum(["running", "succeeded", "failed"]), transaction: transactionOut.optional(), error: stepOut.shape.error,
+  started_at: z.string(), duration_ms: z.number().nullable(),
+};
+const entryOut = z.object({
+  name: z.string(), description: z.string().optional(), source: z.enum(["project", "user"]), path: z.string(),
+  shadowed: z.boolean(), shadowed_by: z.string().optional(), valid: z.boolean(), steps: z.number(), errors: z.array(issueOut),
+});
+
+// By name, not instanceof: a bundle may hold two copies of the store module.
+const storeError = (error: unknown) =>
+  (error as Error)?.name === "RecipeStoreError" ? invalid((error as RecipeStoreError).code, (error as Error).message) : error;
+/** `<project>/recipes/<name>.yaml`: the only file save_recipe and delete_recipe touch. */
+const projectFile = (kiln: Kiln, name: string) => join(recipeDirs(kiln.config.projectDir)[0].dir, `${name}.yaml`);
+
+/** The recipe a name resolves to (project before user), or 404 RECIPE_NOT_FOUND. */
+async function resolve(kiln: Kiln, name: string): Promise<RecipeFile> {
+  const found = await findRecipe(recipeStore(kiln), name).catch((e) => { throw storeError(e); });
+  if (found) return found;
+  const searched = recipeDirs(kiln.config.projectDir).map((d) => d.dir);
+  throw notFound("RECIPE_NOT_FOUND", `There is no recipe named "${name}" in ${searched.join(" or ")}.`, { recipe: name, searched });
+}
+
+const withoutRecipe = ({ valid, errors, warnings }: RecipeValidation) => ({ valid, errors, warnings });
+
+export const runRecipeTool = defineTool({
+  name: "run_recipe",
+  group: "recipes",
+  access: "write",
+  description: "Run a recipe by name with optional variables. Each step calls a tool; the result lists every step with its status, result or error, and time. A failed step is a failed run (status 200), not an HTTP error.",
+  input: z.strictObject({ recipe: recipeName(), variables: variablesParam().optional() }),
+  output: runOut,
+  handler: async (input, { kiln }) => {
+    const file = await resolve(kiln, input.recipe);
+    // findRecipe validated the file without run-time values; those can change the verdict.
+    const overridden = input.variables !== undefined && Object.keys(input.variables).length > 0;
+    const validation = overridden ? validateRecipe(file.text, registryCatalogue, { variables: input.variables }) : file.validation;
+    if (!validation.valid || !validation.recipe) {
+      const [first] = validation.errors;
+      const where = first ? `: line ${first.line}, column ${first.column}: ${first.message}` : "";
+      const more = validation.errors.length > 1 ? ` (and ${validation.errors.length - 1} more; see details.errors)` : "";
+      throw invalid("INVALID_RECIPE", `The recipe "${input.recipe}" is invalid${where}${more}`, {
+        path: file.path, errors: validation.errors, warnings: validation.warnings,
+      });
+    }
+    return executeRecipe(kiln, validation.recipe, { variables: input.variables, source: file.source, path: file.path });
+  },
+});
+
+export const listRecipesTool = defineTool({
+  name: "list_recipes",
+  group: "recipes",
+  access: "read",
+  description: "List the recipes of ./recipes/ and ~/.kiln/recipes/; a recipe hidden by another of the same name is marked shadowed.",
+  input: z.strictObject({}),
+  output: z.object({ recipes: z.array(entryOut), directories: z.object({ project: z.string(), user: z.string() }) }),
+  handler: async (_input, { kiln }) => {
+    const [project, user] = recipeDirs(kiln.config.projectDir);
+    return { recipes: await listRecipes(recipeStore(kiln)), directories: { project: project.dir, user: user.dir } };
+  },
+});
+
+export const getRecipeInfo = defineTool({
+  name: "get_recipe_info",
+  group: "recipes",
+  access: "read",
+  description: "A recipe's details: the parsed recipe, its source (project or user) and path, its variables with defaults, its validation result, its YAML text and the files it shadows.",
+  input: z.strictObject({ recipe: recipeName() }),
+  output: z.object({
+    name: z.string(), source: z.enum(["project", "user"]), path: z.string(),
+    recipe: z.record(z.string(), z.unknown()).nullable(),
+    variables: z.array(z.object({ name: z.string(), default: z.union([z.string(), z.number(), z.boolean()]), type: z.enum(["string", "number", "boolean"]) })),
+    validation: validationOut, yaml: z.string(),
+    shadows: z.array(z.object({ source: z.enum(["project", "user"]), path: z.string() })),
+  }),
+  handler: async (input, { kiln }) => {
+    const file = await resolve(kiln, input.recipe);
+    const shadows = (await listRecipes(recipeStore(kiln)))
+      .filter((e) => e.name === file.name && e.shadowed)
+      .map(({ source, path }) => ({ source, path }));
+    const defaults = file.recipe?.variables ?? {};
+    return {
+      name: file.name, source: file.source, path: file.path, recipe: file.recipe ?? null,
+      variables: Object.entries(defaults).map(([name, value]) => ({ name, default: value, type: typeof value as "string" | "number" | "boolean" })),
+      validation: withoutRecipe(file.validation), yaml: file.text, shadows,
+    };
+  },
+});
+
+export const validateRecipeTool = defineTool({
+  name: "validate_recipe",
+  group: "recipes",
+  access: "read",
+  description: "Validate a recipe (by name, or `yaml` text): structure, tool names, each step's params against its tool, variables and condition syntax. Every problem with its path, line and column.",
+  input: z.strictObject({
+    recipe: recipeName().optional(),
+    yaml: z.string().max(1024 * 1024).optional().describe("Recipe text to validate instead of a stored recipe."),
+    variables: variablesParam().optional(),
+  }).refine((v) => (v.recipe === undefined) !== (v.yaml === undefined), { message: "give exactly one of recipe (a name) or yaml (the text)", path: ["recipe"] }),
+  output: validationOut,
+  handler: async (input, { kiln }) => {
+    const text = input.yaml ?? (await resolve(kiln, input.recipe!)).text;
+    return withoutRecipe(validateRecipe(text, registryCatalogue, { variables: input.variables }));
+  },
+});
+
+export const listRecipeRuns = defineTool({
+  name: "list_recipe_runs",
+  group: "recipes",
+  access: "read",
+  description: "Recipe runs, newest first (optionally of one recipe), with their status, time and step counts.",
+  input: z.strictObject({
+    recipe: recipeName("Only runs of this recipe").optional(),
+    limit: num(z.number().int().min(1).max(500)).default(50),
+    offset: num(z.number().int().min(0)).default(0),
+  }),
+  output: z.object({
+    runs: z.array(z.object({ ...storedRunFields, step_counts: z.object({ total: z.number(), succeeded: z.number(), failed: z.number(), skipped: z.number() }) })),
+    total: z.number(), limit: z.number(), offset: z.number(),
+  }),
+  handler: (input, { kiln }) => listRuns(kiln.db, input),
+});
+
+export const getRecipeRun = defineTool({
+  name: "get_recipe_run",
+  group: "recipes",
+  access: "read",
+  description: "One recipe run with every finished step; while a run is in progress (status running) its steps grow, so it can be polled.",
+  input: z.strictObject({ run_id: z.uuid("run_id is the UUID that run_recipe returned") }),
+  output: z.object({ ...storedRunFields, variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut) }),
+  handler: async (input, { kiln }) => {
+    const run = await getRun(kiln.db, input.run_id.toLowerCase());
+    if (!run) throw notFound("RECIPE_RUN_NOT_FOUND", `There is no recipe run "${input.run_id}".`, { run_id: input.run_id });
+    return run;
+  },
+});
+
+// Saves and deletes check, then write: serialised so two saves cannot both pass the check.
+let fileLock: Promise<unknown> = Promise.resolve();
+function serialised<T>(fn: () => Promise<T>): Promise<T> {
+  const next = fileLock.then(fn, fn);
+  fileLock = next.catch(() => undefined);
+  return next;
+}
+
+const sameName = (entries: RecipeEntry[], name: string, source: RecipeEntry["source"]) =>
+  entries.filter((e) => e.name === name && e.source === source);
+
+export const saveRecipeTool = defineTool({
+  name: "save_recipe",
+  group: "recipes",
+  access: "write",
+  destructive: true,
+  description: "Save recipe text as ./recipes/<name>.yaml (its name field must be <name>). Refuses to replace an existing project recipe unless overwrite is true. Drafts that do not validate are saved; the answer carries their validation.",
+  input: z.strictObject({
+    name: recipeName(),
+    yaml: z.string().min(1).max(1024 * 1024),
+    overwrite: bool().default(false).describe("Replace an existing project recipe of this name."),
+  }),
+  output: z.object({
+    name: z.string(), path: z.string(), created: z.boolean(), ...validationOut.shape,
+    user_recipe: z.string().nullable().describe("Path of a user-wide recipe of the same name, which this one shadows."),
+    shadows: z.array(z.string()),
+  }),
+  handler: (input, { kiln }) => serialised(async () => {
+    const store = recipeStore(kiln);
+    const target = projectFile(kiln, input.name);
+    const entries = await listRecipes(store);
+    const occupant = entries.find((e) => e.path === target);
+    if (occupant && occupant.name !== input.name) {
+      throw conflict("RECIPE_FILE_CONFLICT", `${target} holds the recipe "${occupant.name}"; rename or remove that file first.`, { path: target, holds: occupant.name });
+    }
+    const existing = sameName(entries, input.name, "project");
+    if (existing.length > 0 && !input.overwrite) {
+      throw conflict("RECIPE_EXISTS", `A project recipe named "${input.name}" exists (${existing[0].path}); pass overwrite: true to replace it.`, { path: existing[0].path });
+    }
+    const { path } = await saveRecipe(kiln.config.projectDir, input.name, input.yaml).catch((e) => { throw storeError(e); });
+    const validation = validateRecipe(input.yaml, registryCatalogue);
+    const others = entries.filter((e) => e.name === input.name && e.path !== path);
+    return {
+      name: input.name, path, created: !occupant, ...withoutRecipe(validation),
+      user_recipe: sameName(entries, input.name, "user")[0]?.path ?? null,
+      shadows: others.map((e) => e.path),
+    };
+  }),
+});
+
+export const deleteRecipeTool = defineTool({
+  name: "delete_recipe",
+  group: "recipes",
+  access: "write",
+  destructive: true,
+  description: "Delete the project recipe ./recipes/<name>.yaml. User-wide recipes (~/.kiln/recipes) are never deleted.",
+  input: z.strictObject({ name: recipeName() }),
+  output: z.object({
+    name: z.string(), deleted: z.string(),
+    now_resolves_to: z.object({ source: z.enum(["project", "user"]), path: z.string() }).nullable()
+      .describe("The recipe that the name finds now (a shadowed one), or null."),
+  }),
+  handler: (input, { kiln }) => serialised(async () => {
+    const store = recipeStore(kiln);
+    const target = projectFile(kiln, input.name);
+    const entries = await listRecipes(store);
+    if (!entries.some((e) => e.path === target && e.name === input.name)) {
+      const elsewhere = entries.find((e) => e.name === input.name);
+      const hint = elsewhere
+        ? elsewhere.source === "user" ? `; the user-wide recipe ${elsewhere.path} is not deleted by Kiln` : `; it lives in ${elsewhere.path}, which Kiln does not manage`
+        : "";
+      throw notFound("RECIPE_NOT_FOUND", `There is no project recipe file ${input.name}.yaml${hint}.`, { recipe: input.name });
+    }
+    await deleteRecipe(kiln.config.projectDir, input.name).catch((e) => { throw storeError(e); });
+    const now = await findRecipe(store, input.name);
+    return { name: input.name, deleted: target, now_resolves_to: now ? { source: now.source, path: now.path } : null };
+  }),
+});
+
+/** The recipe tools, in catalogue order. */
+export const RECIPE_TOOLS = [
+  runRecipeTool, listRecipesTool, getRecipeInfo, validateRecipeTool, listRecipeRuns, getRecipeRun, saveRecipeTool, deleteRecipeTool,
+] as const;
