@@ -2,6 +2,7 @@
  * Reading the working state: the initial state and typed lookups. Pure.
  */
 import { conflict, notFound } from "../errors";
+import { IndexedState } from "./indexed-state";
 import {
   APPS, ids,
   type AppId, type AppRecord, type Camera, type MaterialRecord, type ObjectRecord, type SceneEntity,
@@ -27,8 +28,8 @@ export function newScene(app: AppId, name: string): SceneRecord {
 }
 
 /** The state of a new project: every app with one empty scene. */
-export function initialState(): Map<string, SceneEntity> {
-  const state = new Map<string, SceneEntity>();
+export function initialState(): IndexedState {
+  const state = new IndexedState();
   for (const app of APPS) {
     const appRecord: AppRecord = { type: "app", id: ids.app(app), app, activeScene: DEFAULT_SCENE };
     const scene = newScene(app, DEFAULT_SCENE);
@@ -53,10 +54,20 @@ export function getScene(state: SceneState, app: AppId, name?: string): SceneRec
   return scene;
 }
 
+/**
+ * Records of one type matching a filter: from the container index when the state has one
+ * (the working state always does), else by a scan (plain maps in tests and tools).
+ */
+function members<T extends SceneEntity>(state: SceneState, group: "objects" | "scenes" | "materials", key: string, match: (r: SceneEntity) => r is T): T[] {
+  // Duck-typed: bundlers may load IndexedState twice, and instanceof would then miss the index.
+  if (typeof (state as IndexedState).members === "function") return (state as IndexedState).members(group, key) as T[];
+  const out: T[] = [];
+  for (const r of state.values()) if (match(r)) out.push(r);
+  return out;
+}
+
 export function listScenes(state: SceneState, app: AppId): SceneRecord[] {
-  const out: SceneRecord[] = [];
-  for (const r of state.values()) if (r.type === "scene" && r.app === app) out.push(r);
-  return out.sort(byName);
+  return members(state, "scenes", app, (r): r is SceneRecord => r.type === "scene" && r.app === app).sort(byName);
 }
 
 export function findObject(state: SceneState, scene: SceneRecord, name: string): ObjectRecord | undefined {
@@ -84,9 +95,7 @@ export function assertNoObject(state: SceneState, scene: SceneRecord, name: stri
  * state always lists the same way, whatever history (restores, rollbacks) produced it.
  */
 export function sceneObjects(state: SceneState, scene: SceneRecord): ObjectRecord[] {
-  const out: ObjectRecord[] = [];
-  for (const r of state.values()) if (r.type === "object" && r.app === scene.app && r.scene === scene.name) out.push(r);
-  return out.sort(byName);
+  return members(state, "objects", `${scene.app}/${scene.name}`, (r): r is ObjectRecord => r.type === "object" && r.app === scene.app && r.scene === scene.name).sort(byName);
 }
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -98,7 +107,5 @@ export function getMaterial(state: SceneState, app: AppId, name: string): Materi
 }
 
 export function appMaterials(state: SceneState, app: AppId): MaterialRecord[] {
-  const out: MaterialRecord[] = [];
-  for (const r of state.values()) if (r.type === "material" && r.app === app) out.push(r);
-  return out.sort(byName);
+  return members(state, "materials", app, (r): r is MaterialRecord => r.type === "material" && r.app === app).sort(byName);
 }

@@ -3,6 +3,7 @@
  * and building a state from a snapshot.
  */
 import { applyChanges } from "../scene/changes";
+import { IndexedState } from "../scene/indexed-state";
 import type { SceneEntity } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
@@ -30,11 +31,11 @@ export function snapshotWorking(ws: Workspace, store: ObjectStore): { root: stri
 }
 
 /** The state stored under a snapshot root. */
-export async function loadSnapshot(root: string, store: ObjectStore): Promise<Map<string, SceneEntity>> {
+export async function loadSnapshot(root: string, store: ObjectStore): Promise<IndexedState> {
   await store.loadTree(root);
   const entries = treeEntries(root, store.node);
   const data = await store.records([...entries.values()]);
-  const state = new Map<string, SceneEntity>();
+  const state = new IndexedState();
   for (const [id, hash] of entries) {
     const text = data.get(hash);
     if (text === undefined) throw new Error(`Record ${hash} of snapshot ${root} is missing.`);
