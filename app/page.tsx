@@ -52,6 +52,7 @@ export default async function Home() {
           </section>
         ))}
       </div>
+      <p><a href="/recipes">Recipes</a>: build, edit, validate and run recipes in the visual builder.</p>
       <p className="muted">Call any tool at <code>{address}/tools/&lt;name&gt;</code>; <a href="/tools">GET /tools</a> returns this catalogue as JSON with JSON Schemas.</p>
       {TOOL_GROUPS.filter((g) => tools.some((t) => t.group === g)).map((group) => (
         <section key={group}>

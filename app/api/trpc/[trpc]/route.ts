@@ -11,7 +11,8 @@ async function handler(req: Request) {
   const kiln = await getKiln();
   const refused = checkRequest(req, kiln.config);
   if (refused) return fail(refused.status, refused.error);
-  return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: () => ({ kiln }) });
+  // allowMethodOverride: the builder sends queries as POST, since validate_recipe carries whole recipes.
+  return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) });
 }
 
 export { handler as GET, handler as POST };
