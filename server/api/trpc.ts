@@ -3,13 +3,29 @@
  * name; reads are queries, writes mutations. The HTTP routes, MCP, recipes and the web UI all
  * call these, so behaviour shared by every surface lives here (e.g. rollback_on_error).
  */
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import { KilnError } from "../errors";
 import type { ToolContext, ToolDefinition } from "../tools/define-tool";
 import { allTools } from "../tools";
 import { toErrorBody } from "./envelope";
 
-const t = initTRPC.context<ToolContext>().create();
+// tRPC codes for the statuses Kiln answers, so tRPC clients see the same status as /tools.
+const TRPC_CODES: Record<number, TRPCError["code"]> = {
+  400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_SUPPORTED",
+  409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 503: "SERVICE_UNAVAILABLE",
+};
+
+const t = initTRPC.context<ToolContext>().create({
+  // Browser clients get Kiln's error body (code, message, details) beside tRPC's own shape.
+  errorFormatter: ({ shape, error }) => ({ ...shape, data: { ...shape.data, kiln: toErrorBody(error).error } }),
+});
+
+/** Rethrows a tool's failure as a TRPCError with the matching code, keeping it as the cause. */
+function asTrpcError(e: unknown): never {
+  if (e instanceof TRPCError) throw e;
+  const { status, error } = toErrorBody(e);
+  throw new TRPCError({ code: TRPC_CODES[status] ?? "INTERNAL_SERVER_ERROR", message: error.message, cause: e });
+}
 
 /**
  * In a transaction begun with rollback_on_error, the first failing state-changing call rolls it
@@ -33,7 +49,7 @@ function toolProcedures() {
   const entries = allTools().map((tool) => {
     // Validation happens inside the guarded call so that invalid params also count as a failure.
     const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) =>
-      withRollbackOnError(tool, ctx, async () => tool.handler(await tool.input.parseAsync(input), ctx));
+      withRollbackOnError(tool, ctx, async () => tool.handler(await tool.input.parseAsync(input), ctx)).catch(asTrpcError);
     const base = t.procedure.input((raw) => raw);
     return [tool.name, tool.access === "read" ? base.query(run) : base.mutation(run)] as const;
   });

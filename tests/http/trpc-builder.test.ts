@@ -20,7 +20,7 @@ async function trpc(procedure: string, input: unknown) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ 0: input }),
   });
-  return { status: response.status, body: (await response.json()) as [{ result?: { data: any }; error?: { message: string; data: { httpStatus: number } } }] };
+  return { status: response.status, body: (await response.json()) as [{ result?: { data: any }; error?: { message: string; data: { httpStatus: number; kiln?: { code: string; message: string } } } }] };
 }
 
 describe("/api/trpc for the builder", () => {
@@ -33,8 +33,20 @@ describe("/api/trpc for the builder", () => {
     expect(body[0].result?.data).toMatchObject({ valid: true, errors: [] });
   });
 
-  it("carries the tool's own error sentence", async () => {
-    const { body } = await trpc("tools.get_recipe_info", { recipe: "no-such-recipe" });
+  it("carries the tool's own error sentence, code and status", async () => {
+    const { status, body } = await trpc("tools.get_recipe_info", { recipe: "no-such-recipe" });
+    expect(status).toBe(404);
     expect(body[0].error?.message).toMatch(/^There is no recipe named "no-such-recipe"/);
+    expect(body[0].error?.data).toMatchObject({ httpStatus: 404, kiln: { code: "RECIPE_NOT_FOUND" } });
+    const bad = await trpc("tools.create_gameobject", { name: "", type: "Cube" });
+    expect(bad.status).toBe(400);
+    expect(bad.body[0].error?.data.kiln?.code).toBe("INVALID_PARAMS");
+  });
+
+  it("refuses a body over the limit", async () => {
+    const r = await fetch(`${kiln.url}/api/trpc/tools.validate_recipe?batch=1`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ 0: { yaml: "x".repeat(2 * 1024 * 1024) } }),
+    });
+    expect(r.status).toBe(413);
   });
 });

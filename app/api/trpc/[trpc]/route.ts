@@ -1,7 +1,7 @@
-/** tRPC over HTTP for the web UI: the same procedures as /tools, behind the same checks. */
+/** tRPC over HTTP for the web UI: the same procedures as /tools, behind the same checks and body limit. */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { fail } from "@/server/api/envelope";
-import { checkRequest } from "@/server/api/security";
+import { checkRequest, readBody } from "@/server/api/security";
 import { appRouter } from "@/server/api/trpc";
 import { getKiln } from "@/server/runtime";
 
@@ -11,6 +11,11 @@ async function handler(req: Request) {
   const kiln = await getKiln();
   const refused = checkRequest(req, kiln.config);
   if (refused) return fail(refused.status, refused.error);
+  if (req.method === "POST") {
+    const body = await readBody(req, kiln.config.bodyLimit);
+    if (body === null) return fail(413, { code: "BODY_TOO_LARGE", message: `The request body is larger than ${kiln.config.bodyLimit} bytes.` });
+    req = new Request(req.url, { method: "POST", headers: req.headers, body });
+  }
   // allowMethodOverride: the builder sends queries as POST, since validate_recipe carries whole recipes.
   return fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) });
 }
