@@ -6,7 +6,10 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpServer, selectTools } from "../api/mcp";
+import { loadConfig } from "../config";
 import { getKiln, stopKiln } from "../runtime";
+import { bridgeToService } from "./mcp-bridge";
+import { runningService } from "./service-file";
 
 const USAGE = "Usage: kiln mcp   (serves the tools over MCP on stdin/stdout; KILN_TOOLS=group,... limits them)";
 
@@ -18,22 +21,29 @@ export async function mcpCommand(args: string[]): Promise<number> {
     console.error(args.includes("--help") ? USAGE : `kiln mcp: unexpected arguments "${args.join(" ")}"\n${USAGE}`);
     return args.includes("--help") ? 0 : 2;
   }
-  let tools;
-  let kiln;
-  try {
-    tools = selectTools(process.env.KILN_TOOLS);
-    kiln = await getKiln();
-  } catch (e) {
-    console.error(`kiln mcp: ${(e as Error).message}`);
-    return 2;
-  }
-  const { server, drain } = createMcpServer(kiln, tools);
   const ended = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
+  let tools;
+  let kiln;
+  try {
+    tools = selectTools(process.env.KILN_TOOLS);
+    const config = loadConfig();
+    const service = runningService(config.home);
+    if (service) {
+      console.error(`kiln mcp: the Kiln service (pid ${service.pid}) serves this project; forwarding to ${service.url}/mcp`);
+      await bridgeToService(service.url, tools, config.token, ended);
+      return 0;
+    }
+    kiln = await getKiln();
+  } catch (e) {
+    console.error(`kiln mcp: ${(e as Error).message}`);
+    return 2;
+  }
+  const { server, drain } = createMcpServer(kiln, tools);
   await server.connect(new StdioServerTransport());
   console.error(`kiln mcp: serving ${tools.length} tools over stdio (data in ${kiln.config.home})`);
   await ended;
