@@ -156,3 +156,30 @@ describe("rollback restores the begin state exactly", () => {
     expect(await world()).toEqual(before);
   });
 });
+
+describe("on PostgreSQL", () => {
+  it("rolls back exactly, commits as one history entry, and survives a SIGKILL", async () => {
+    const pg = await startServer({ provider: "postgresql" });
+    try {
+      const scene = () => pg.ok("get_scene", {});
+      await pg.ok("create_gameobject", { name: "Floor", type: "Plane" });
+      const before = await scene();
+      await pg.ok("begin_transaction", { name: "pg-rollback" });
+      await pg.ok("create_gameobject", { name: "Wall1", type: "Cube" });
+      await pg.ok("set_transform", { target: "Floor", position: { y: 2 } });
+      await pg.kill("SIGKILL");
+      await pg.restart();
+      expect(await pg.ok("get_transaction_status")).toMatchObject({ status: "open", transaction: { operations: 2 } });
+      await pg.ok("rollback_transaction");
+      expect(await scene()).toEqual(before);
+      await pg.ok("begin_transaction", { name: "pg-commit" });
+      await pg.ok("create_gameobject", { name: "Wall2", type: "Cube" });
+      await pg.ok("commit_transaction");
+      const history = await pg.ok("get_history", { limit: 2 });
+      expect(history.entries[0]).toMatchObject({ kind: "transaction", transaction: { name: "pg-commit", outcome: "committed", operations: 1 } });
+      expect(history.entries[1]).toMatchObject({ kind: "rollback" });
+    } finally {
+      await pg.stop();
+    }
+  });
+});
