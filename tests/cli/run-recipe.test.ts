@@ -5,12 +5,11 @@
  * one line per step; `--json` for machines; `--var` overrides typed as YAML scalars. In-process
  * runs change the project's own data; with a service serving the project, the CLI runs there.
  */
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startServer, type KilnServer } from "../helpers/server";
+import { ROOT, runKiln, startServer, type KilnServer } from "../helpers/server";
 
 let project: string;
 let home: string;
@@ -22,15 +21,7 @@ function kilnCli(args: string[], env: Record<string, string> = {}): Promise<Outc
   const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), KILN_HOME: path.join(project, ".kiln"), HOME: home, ...env };
   delete childEnv.DATABASE_URL;
   delete childEnv.KILN_TOKEN;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js"), ...args], { cwd: project, env: childEnv as NodeJS.ProcessEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runKiln(args, { cwd: project, env: childEnv as NodeJS.ProcessEnv });
 }
 
 const write = (file: string, text: string) => writeFileSync(path.join(project, file), text);

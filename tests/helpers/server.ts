@@ -160,3 +160,17 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
     req.end(opts.body);
   }));
 }
+
+/** Runs bin/kiln.js as a process to completion; returns its exit code, stdout and stderr. */
+export function runKiln(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js"), ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin!.end(opts.stdin ?? "");
+  });
+}

@@ -4,7 +4,6 @@
  * same error codes and messages as /tools, screenshots as PNG image content, the Host/Origin/token
  * checks of /tools, and KILN_TOOLS limiting the tools to some groups.
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +16,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inputJsonSchema } from "../../server/api/catalogue";
 import { allTools } from "../../server/tools";
-import { rawRequest, ROOT, startServer, type KilnServer } from "../helpers/server";
+import { rawRequest, ROOT, runKiln, startServer, type KilnServer } from "../helpers/server";
 
 const TOKEN = "mcp-test-token-123";
 let http: KilnServer;
@@ -195,16 +194,7 @@ describe("MCP over Streamable HTTP: the checks of /tools", () => {
 
 /** Runs `kiln mcp` with these stdin lines; returns its exit code, stdout and stderr. */
 function runStdio(lines: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js"), "mcp"], { cwd: ROOT, env: stdioEnv(env) as NodeJS.ProcessEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(lines.map((l) => `${l}\n`).join(""));
-  });
+  return runKiln(["mcp"], { env: stdioEnv(env) as NodeJS.ProcessEnv, stdin: lines.map((l) => `${l}\n`).join("") });
 }
 
 describe("kiln mcp (stdio)", () => {
