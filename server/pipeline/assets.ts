@@ -10,7 +10,7 @@ import { primitiveMesh, type MeshData } from "../scene/primitives";
 import { getScene, sceneObjects } from "../scene/state";
 import type { AppId, MeshRecord, ObjectRecord, SceneRecord, SceneState } from "../scene/types";
 import { worldMatrices } from "../scene/world";
-import { meshDataOf } from "./mesh-records";
+import { meshDataOf, meshTriangles } from "../scene/mesh-data";
 import { applyModifiers } from "./modifiers";
 
 /** Most names listed in an ASSET_NOT_FOUND error; a scene can hold far more objects. */
@@ -80,7 +80,7 @@ export function objectGeometry(state: SceneState, obj: ObjectRecord, withModifie
 export function objectTriangles(state: SceneState, obj: ObjectRecord): number {
   if (obj.kind !== "mesh") return 0;
   const base = obj.primitive ? primitiveMesh(obj.app, obj.primitive).indices.length / 3
-    : obj.mesh && state.has(obj.mesh) ? (state.get(obj.mesh) as MeshRecord).indices.length / 3 : 0;
+    : obj.mesh && state.has(obj.mesh) ? meshTriangles(state.get(obj.mesh) as MeshRecord) : 0;
   return modifiedTriangles(base, obj.modifiers);
 }
 

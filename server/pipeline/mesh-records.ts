@@ -1,18 +1,12 @@
 /**
  * Imported geometry as content-addressed MeshRecords: the id is the SHA-256 of the data, so equal
- * meshes (the same file imported twice, instances) share one record. The scene core stores plain
- * number arrays (records are JSON); these helpers convert with preallocated loops because
- * `Array.from` on typed arrays is several times slower at a million triangles.
+ * meshes (the same file imported twice, instances) share one record. The arrays are stored in the
+ * compact form scene/mesh-data.ts reads back.
  */
 import { createHash } from "node:crypto";
+import { storeArray } from "../scene/mesh-data";
 import type { MeshData } from "../scene/primitives";
 import { ids, type MeshRecord } from "../scene/types";
-
-function toArray(src: Float32Array | Uint32Array): number[] {
-  const out = new Array<number>(src.length);
-  for (let i = 0; i < src.length; i++) out[i] = src[i];
-  return out;
-}
 
 const bytesOf = (a: Float32Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
@@ -28,10 +22,5 @@ export function meshHash(mesh: MeshData): string {
 
 /** The MeshRecord of a mesh, its id derived from the data. */
 export function meshRecord(mesh: MeshData): MeshRecord {
-  return { type: "mesh", id: ids.mesh(meshHash(mesh)), positions: toArray(mesh.positions), normals: toArray(mesh.normals), indices: toArray(mesh.indices) };
-}
-
-/** The typed-array view of a stored mesh. */
-export function meshDataOf(record: MeshRecord): MeshData {
-  return { positions: new Float32Array(record.positions), normals: new Float32Array(record.normals), indices: new Uint32Array(record.indices) };
+  return { type: "mesh", id: ids.mesh(meshHash(mesh)), positions: storeArray(mesh.positions), normals: storeArray(mesh.normals), indices: storeArray(mesh.indices) };
 }

@@ -8,6 +8,7 @@
  */
 import { invalid } from "../errors";
 import { describeObject, type SceneParams } from "./operations";
+import { meshTriangles } from "./mesh-data";
 import { primitiveMesh } from "./primitives";
 import { getObject, getScene } from "./state";
 import type { Keyframe, MeshRecord, Modifier, ObjectRecord, OperationOutcome, SceneState, Vec3 } from "./types";
@@ -62,7 +63,7 @@ export function setKeyframe(
 export function baseTriangles(state: SceneState, obj: ObjectRecord): number {
   if (obj.primitive) return primitiveMesh(obj.app, obj.primitive).indices.length / 3;
   const mesh = obj.mesh ? (state.get(obj.mesh) as MeshRecord | undefined) : undefined;
-  return mesh ? mesh.indices.length / 3 : 0;
+  return mesh ? meshTriangles(mesh) : 0;
 }
 
 /** Triangles of a mesh after a modifier stack: mirror doubles them, array multiplies by its count. */

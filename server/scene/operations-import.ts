@@ -10,6 +10,7 @@
  * is taken by one with exactly the same values is reused instead. Every rename is in the result.
  */
 import { invalid } from "../errors";
+import { meshTriangles } from "./mesh-data";
 import type { SceneParams } from "./operations";
 import { appMaterials, getScene, sceneObjects } from "./state";
 import {
@@ -94,7 +95,7 @@ export function importRecords(state: SceneState, p: SceneParams & { plan: Import
     if (name !== o.name) renamed.push({ kind: "object", from: o.name, to: name });
     if (o.mesh !== null) {
       usedMeshes.add(o.mesh);
-      triangles += (meshes.get(o.mesh) ?? (state.get(o.mesh) as MeshRecord)).indices.length / 3;
+      triangles += meshTriangles(meshes.get(o.mesh) ?? (state.get(o.mesh) as MeshRecord));
     }
     return {
       type: "object", id: ids.object(p.app, scene.name, name), app: p.app, scene: scene.name, name, kind: o.kind,

@@ -3,6 +3,7 @@
  * canonical space (right-handed, Y up). Pure; the PNG encoding happens outside the core.
  */
 import { appToCanonical, eulerToMatrix, localForward, multiply, transformDirection, transformPoint, type Mat4 } from "./math";
+import { meshDataOf } from "./mesh-data";
 import { primitiveMesh, type MeshData } from "./primitives";
 import type { RenderInput, RenderLight, RenderMesh } from "./render";
 import { getScene, sceneObjects } from "./state";
@@ -17,7 +18,7 @@ export function objectMesh(state: SceneState, o: ObjectRecord): MeshData | null 
   if (!o.mesh) return null;
   const m = state.get(o.mesh) as MeshRecord | undefined;
   if (!m) return null;
-  return { positions: Float32Array.from(m.positions), normals: Float32Array.from(m.normals), indices: Uint32Array.from(m.indices) };
+  return meshDataOf(m);
 }
 
 function worldMesh(mesh: MeshData, world: Mat4): { positions: Float32Array; normals: Float32Array } {

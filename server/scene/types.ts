@@ -56,8 +56,17 @@ export interface ObjectRecord extends Transform {
 /** Materials belong to an app (as Unity assets and Blender datablocks do), shared by its scenes. */
 export interface MaterialRecord { type: "material"; id: string; app: AppId; name: string; color: Color; metallic: number; roughness: number }
 
-/** Imported geometry, content-addressed: the id is derived from the data, so equal meshes share a record. */
-export interface MeshRecord { type: "mesh"; id: string; positions: number[]; normals: number[]; indices: number[] }
+/**
+ * Imported geometry, content-addressed: the id is derived from the data, so equal meshes share a record.
+ * Arrays are stored as base64 of their little-endian float32 (positions, normals) and uint32
+ * (indices) bytes, so a record stays plain JSON yet a million-triangle mesh is three strings rather
+ * than six million numbers to serialise. Records written before that hold plain number arrays;
+ * read them through mesh-data.ts, which accepts both.
+ */
+export interface MeshRecord { type: "mesh"; id: string; positions: StoredArray; normals: StoredArray; indices: StoredArray }
+
+/** An array as a MeshRecord stores it: base64 of its bytes, or (older records) plain numbers. */
+export type StoredArray = string | number[];
 
 export type SceneEntity = AppRecord | SceneRecord | ObjectRecord | MaterialRecord | MeshRecord;
 
