@@ -106,7 +106,11 @@ export function validateScene(scene: InterchangeScene): void {
     throw new Error(`invalid interchange scene: ${msg}`);
   };
   const inRange = (i: number | undefined, n: number) => i === undefined || (Number.isInteger(i) && i >= 0 && i < n);
-  const finite = (v: ArrayLike<number>) => Array.prototype.every.call(v, Number.isFinite);
+  // A plain loop: Array.prototype.every over a typed array costs half a second at 10⁶ triangles.
+  const finite = (v: ArrayLike<number>) => {
+    for (let k = 0; k < v.length; k++) if (!Number.isFinite(v[k])) return false;
+    return true;
+  };
   // Writers copy rotations verbatim, and glTF validators reject quaternions that are not unit length.
   const unit = (q: number[]) => Math.abs(Math.hypot(...q) - 1) < 1e-3;
   scene.nodes.forEach((node, i) => {
