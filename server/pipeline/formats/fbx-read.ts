@@ -1,5 +1,7 @@
 /**
- * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model.
+ * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model. In
+ * binary files the mesh geometry is read by fbx-geometry.ts instead, and FBXLoader gets the file
+ * with placeholders in its place (FBXLoader takes seconds over a million triangles).
  *
  * FBXLoader returns a three.js scene in the file's own units and axis conventions and applies a
  * few three-specific reinterpretations; this module undoes each of them (see the comments at each
@@ -25,8 +27,10 @@ import {
   type SpotLight,
 } from "three";
 import { FBXLoader } from "three/examples/jsm/loaders/FBXLoader.js";
+import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type FbxNode } from "./fbx-binary";
+import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
 import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
-import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange";
+import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
 
 /** three.js track property → interchange animation channel. */
 const TRACK_CHANNELS: Record<string, "translations" | "rotations" | "scales" | undefined> = { position: "translations", quaternion: "rotations", scale: "scales" };
@@ -70,7 +74,8 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   if (!bytes) throw new Error(`fbx: ${mainName} not among the given files`);
   const warnings: string[] = [];
   const warn = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
-  const loaded = loadFbx(bytes, warnings) as Group & FbxObject;
+  const separated = isBinaryFbx(bytes) ? separateGeometry(bytes, warn) : null;
+  const loaded = loadFbx(separated?.file ?? bytes, warnings) as Group & FbxObject;
   // FBXLoader keeps coordinates in file units; UnitScaleFactor says how many cm one unit is.
   const toMetres = (loaded.userData.unitScaleFactor ?? 1) / FBX_UNIT_SCALE;
   const out: InterchangeScene = { nodes: [], meshes: [], materials: [], animations: [] };
@@ -78,7 +83,8 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   const fixes: (Quaternion | null)[] = [];
   const parentFixes: (Quaternion | null)[] = [];
   const objects: FbxObject[] = [];
-  const geometryIndex = new Map<BufferGeometry, number>();
+  /** Mesh index by what identifies the geometry: FBX geometry id (+ model id when baked), or FBXLoader's object. */
+  const geometryIndex = new Map<unknown, number>();
   const materialIndex = new Map<Material, number>();
 
   const material = (m: Material): number | undefined => {
@@ -124,20 +130,12 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     if (obj.isMesh) {
       const mesh = obj as Mesh;
       if ((mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh) warn(`fbx: mesh "${name}": skinning dropped`);
-      const geo = mesh.geometry;
-      let k = geometryIndex.get(geo);
-      if (k === undefined) {
-        for (const attr of Object.keys(geo.attributes)) if (attr !== "position" && attr !== "normal") warn(`fbx: mesh "${geo.name || name}": attribute ${attr} dropped`);
-        if (Object.keys(geo.morphAttributes).length) warn(`fbx: mesh "${geo.name || name}": morph targets dropped`);
-        const positions = new Float32Array(geo.getAttribute("position").array as ArrayLike<number>);
-        const indices = geo.index ? Uint32Array.from(geo.index.array) : sequentialIndices(positions.length / 3);
-        const normalAttr = geo.getAttribute("normal");
-        if (!normalAttr) warn(`fbx: mesh "${geo.name || name}": had no normals; smooth normals computed`);
-        const normals = normalAttr ? new Float32Array(normalAttr.array as ArrayLike<number>) : computeNormals(positions, indices);
-        k = out.meshes.push({ name: geo.name || name, positions, normals, indices }) - 1;
-        geometryIndex.set(geo, k);
-      }
-      node.mesh = k;
+      const found = separated ? separated.meshOf(obj.ID) : { key: mesh.geometry, load: () => loaderMesh(mesh.geometry, name, warn) };
+      if (found) {
+        let k = geometryIndex.get(found.key);
+        if (k === undefined) geometryIndex.set(found.key, (k = out.meshes.push(found.load()) - 1));
+        node.mesh = k;
+      } else warn(`fbx: mesh "${name}": its geometry is not a polygon mesh; dropped`);
       const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
       if (new Set(mats).size > 1) warn(`fbx: mesh "${name}": several materials; only the first kept`);
       const mi = material(mats[0]);
@@ -166,6 +164,72 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
 
   out.animations = decodeClips(loaded.animations, objects, fixes, parentFixes, out.nodes.map((n) => (n.parent === null ? toMetres : 1)), warn);
   return { scene: out, warnings };
+}
+
+/** A mesh as FBXLoader built it (the ASCII FBX path). */
+function loaderMesh(geo: BufferGeometry, name: string, warn: (m: string) => void): InterchangeMesh {
+  for (const attr of Object.keys(geo.attributes)) if (attr !== "position" && attr !== "normal") warn(`fbx: mesh "${geo.name || name}": attribute ${attr} dropped`);
+  if (Object.keys(geo.morphAttributes).length) warn(`fbx: mesh "${geo.name || name}": morph targets dropped`);
+  const positions = new Float32Array(geo.getAttribute("position").array as ArrayLike<number>);
+  const indices = geo.index ? Uint32Array.from(geo.index.array) : sequentialIndices(positions.length / 3);
+  const normalAttr = geo.getAttribute("normal");
+  if (!normalAttr) warn(`fbx: mesh "${geo.name || name}": had no normals; smooth normals computed`);
+  const normals = normalAttr ? new Float32Array(normalAttr.array as ArrayLike<number>) : computeNormals(positions, indices);
+  return { name: geo.name || name, positions, normals, indices };
+}
+
+/**
+ * Takes the mesh geometry out of a binary FBX: returns the file with every polygon mesh replaced
+ * by a placeholder (for FBXLoader) and, per model id as FBXLoader reports it, the real mesh, with
+ * the model's geometric transform baked in as FBXLoader would. Blend shapes index into the real
+ * vertices, so they go too (with a warning).
+ */
+function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
+  const doc = readFbxBinary(bytes);
+  const top = (name: string) => doc.nodes.find((n) => n.name === name);
+  // FBXLoader turns int64 ids into numbers the same way (rounding beyond 2^53).
+  const id = (n: FbxNode) => Number(n.properties[0]?.value);
+  const objects = top("Objects");
+  const geometries = new Map<number, FbxNode>(), models = new Map<number, FbxNode>(), parents = new Map<number, number[]>();
+  for (const n of objects?.children ?? []) {
+    if (n.name === "Geometry" && text(n.properties[2]) === "Mesh") geometries.set(id(n), n);
+    if (n.name === "Model") models.set(id(n), n);
+  }
+  for (const c of childrenNamed(top("Connections"), "C")) {
+    if (text(c.properties[0]) !== "OO") continue;
+    const [from, to] = [Number(c.properties[1]?.value), Number(c.properties[2]?.value)];
+    parents.set(from, [...(parents.get(from) ?? []), to]);
+  }
+  const geometryOf = new Map<number, number>();
+  for (const [g] of geometries) for (const model of parents.get(g) ?? []) if (models.has(model)) geometryOf.set(model, g);
+
+  const meshes = new Map<number, InterchangeMesh>();
+  for (const [g, node] of geometries) {
+    const name = objectName(node);
+    const read = readGeometry(node, name);
+    read.warnings.forEach(warn);
+    meshes.set(g, { name, ...read.mesh });
+    stubGeometry(node);
+  }
+  if (objects) {
+    const shape = (n: FbxNode) => (n.name === "Geometry" && text(n.properties[2]) === "Shape") || (n.name === "Deformer" && /^BlendShape/.test(text(n.properties[2])));
+    for (const n of objects.children.filter((n) => n.name === "Deformer" && text(n.properties[2]) === "BlendShape"))
+      for (const g of parents.get(id(n)) ?? []) if (meshes.has(g)) warn(`fbx: mesh "${meshes.get(g)!.name}": morph targets dropped`);
+    objects.children = objects.children.filter((n) => !shape(n));
+  }
+  return {
+    file: writeFbxBinary(doc),
+    /** The mesh of a model (by FBXLoader's ID), keyed for sharing between models. */
+    meshOf(model: number | undefined) {
+      const g = model === undefined ? undefined : geometryOf.get(model);
+      if (g === undefined) return undefined;
+      const transform = geometricTransform(models.get(model!)!);
+      const mesh = meshes.get(g)!;
+      return transform
+        ? { key: `${g}/${model}`, load: () => ({ name: mesh.name, ...transformGeometry(mesh, transform) }) }
+        : { key: g, load: () => mesh };
+    },
+  };
 }
 
 /** Converts FBXLoader clips (tracks named `<sanitised model name>.<property>`) to interchange keys. */

@@ -1,7 +1,8 @@
 /**
  * FBX binary (7.4) writer: builds a three.js scene from the interchange model and serialises it
  * with @comfyorg/fbx-exporter-three (meshes, Phong-style materials, Null/Mesh/Light/Camera
- * models, TRS animation curves). The reader lives in fbx-read.ts.
+ * models, TRS animation curves), except for the geometry arrays, which fbx-geometry.ts writes
+ * into the exporter's node tree. The reader lives in fbx-read.ts.
  *
  * What the writer adds on top of the exporter, and why:
  * - UnitScaleFactor 100 (metres), see FBX_UNIT_SCALE.
@@ -30,6 +31,8 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
+import { child, childrenNamed, readFbxBinary, text, writeFbxBinary } from "./fbx-binary";
+import { numbers, setGeometry } from "./fbx-geometry";
 import { CAMERA_FIX, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
@@ -111,11 +114,13 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   const names = clean.map((c, i) => c + unique[i].slice(sanitized[i].length)); // keeps the "_2" suffix, if any
   names.forEach((name, i) => name === scene.nodes[i].name || warnings.push(`fbx: node "${scene.nodes[i].name}" written as "${name}" (FBX names must be non-empty and, for animation, unique)`));
 
-  const geometries = scene.meshes.map((m) => {
+  // One placeholder triangle per mesh, its x coordinate the mesh's index: the exporter writes a
+  // Geometry node for it, and fillGeometry puts the real arrays in (see fbx-geometry.ts for why).
+  const geometries = scene.meshes.map((m, k) => {
     const g = new BufferGeometry();
-    g.setAttribute("position", new Float32BufferAttribute(m.positions, 3));
-    g.setAttribute("normal", new Float32BufferAttribute(m.normals, 3));
-    g.setIndex(new Uint32BufferAttribute(m.indices, 1));
+    g.setAttribute("position", new Float32BufferAttribute([k, 0, 0, k, 0, 0, k, 0, 0], 3));
+    g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
+    g.setIndex(new Uint32BufferAttribute([0, 1, 2], 1));
     g.name = m.name;
     return g;
   });
@@ -192,5 +197,19 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // FBX export default). The exporter's "Z" forward would declare -X right and mirror-turn imports.
   const options = { version: 7400, axisUp: "Y", axisForward: "-Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false } as const;
   const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().register(compatibleEulerCurves).parseSync(root, options));
-  return { files: [{ name: `${baseName}.fbx`, bytes }], warnings };
+  return { files: [{ name: `${baseName}.fbx`, bytes: fillGeometry(bytes, scene) }], warnings };
+}
+
+/** The exporter's file with each placeholder Geometry node given its mesh's real arrays. */
+function fillGeometry(bytes: Uint8Array, scene: InterchangeScene): Uint8Array {
+  const doc = readFbxBinary(bytes);
+  const filled = new Set<number>();
+  for (const geometry of childrenNamed(child({ name: "", properties: [], children: doc.nodes }, "Objects"), "Geometry")) {
+    if (text(geometry.properties[2]) !== "Mesh") continue;
+    const k = numbers(child(geometry, "Vertices"))?.[0];
+    if (k === undefined || !scene.meshes[k] || filled.has(k)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
+    setGeometry(geometry, scene.meshes[k]);
+    filled.add(k);
+  }
+  return writeFbxBinary(doc);
 }
