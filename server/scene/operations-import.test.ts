@@ -71,3 +71,31 @@ describe("freeName", () => {
     expect(freeName("Lamp.002", (n) => taken.has(n))).toBe("Lamp.001");
   });
 });
+
+describe("deleting imported objects", () => {
+  it("drops a mesh with its last user, keeps it while another object uses it, and undoes exactly", () => {
+    const state = initialState();
+    run(state, "import_asset", { plan: plan() });
+    run(state, "import_asset", { plan: { objects: [obj("Statue", null, { kind: "mesh", mesh: mesh.id })], meshes: [], materials: [] } });
+    // Compared as objects: undo restores every record, though not the map's insertion order.
+    const before = canonicalJson(Object.fromEntries(state));
+    // Robot's tree (Body and Arm use the mesh) goes, but Statue still uses it.
+    const first = run(state, "delete_object", { target: "Robot" });
+    expect(first.changes.map((c) => c.id)).not.toContain(mesh.id);
+    expect(state.has(mesh.id)).toBe(true);
+    const last = run(state, "delete_object", { target: "Statue" });
+    expect(last.changes.map((c) => c.id)).toEqual(["object/godot/Main/Statue", mesh.id]);
+    expect(state.has(mesh.id)).toBe(false);
+    applyChanges(state, invertChanges(last.changes));
+    applyChanges(state, invertChanges(first.changes));
+    expect(canonicalJson(Object.fromEntries(state))).toBe(before);
+  });
+
+  it("keeps a mesh another app's scene still uses", () => {
+    const state = initialState();
+    run(state, "import_asset", { plan: plan() });
+    applyChanges(state, applyOperation(state, { tool: "import_asset", app: "unity", params: { plan: { objects: [obj("Copy", null, { kind: "mesh", mesh: mesh.id })], meshes: [], materials: [] } } }).changes);
+    run(state, "delete_object", { target: "Robot" });
+    expect(state.has(mesh.id)).toBe(true);
+  });
+});

@@ -9,7 +9,7 @@ import {
 } from "./state";
 import {
   ids,
-  type AppId, type Change, type Color, type LightType, type MaterialRecord, type ObjectRecord,
+  type AppId, type Change, type Color, type LightType, type MaterialRecord, type MeshRecord, type ObjectRecord,
   type OperationOutcome, type PrimitiveType, type SceneState, type Vec3,
 } from "./types";
 
@@ -147,7 +147,24 @@ export function deleteObject(state: SceneState, p: SceneParams & { target: strin
   visit(root);
   // Children first, so replaying the changes never leaves an orphan behind.
   const changes = doomed.reverse().map((o): Change => ({ id: o.id, before: o, after: null }));
+  // Imported geometry goes with its last user, after it (undo restores it first).
+  for (const mesh of unusedMeshes(state, doomed)) changes.push({ id: mesh.id, before: mesh, after: null });
   return { changes, result: { app: p.app, scene: scene.name, deleted: doomed.map((o) => o.name).reverse() } };
+}
+
+/**
+ * Mesh records used by `doomed` and by no other object of any app or scene. Meshes are shared by
+ * content, so this must look at every object; it only runs when a deleted object has one.
+ */
+function unusedMeshes(state: SceneState, doomed: ObjectRecord[]): MeshRecord[] {
+  const candidates = new Set(doomed.flatMap((o) => (o.mesh ? [o.mesh] : [])));
+  if (candidates.size === 0) return [];
+  const leaving = new Set(doomed.map((o) => o.id));
+  for (const r of state.values()) if (r.type === "object" && r.mesh && !leaving.has(r.id)) candidates.delete(r.mesh);
+  return [...candidates].flatMap((id) => {
+    const mesh = state.get(id);
+    return mesh?.type === "mesh" ? [mesh] : [];
+  });
 }
 
 /** The public shape of an object in results. */

@@ -36,5 +36,10 @@ describe.each(["sqlite", "postgresql"] as Provider[])("pipeline durability on %s
     expect(await kiln.ok("get_scene", { app: "godot" })).toEqual(scene);
     const status = await kiln.ok("get_pipeline_status", {});
     expect(status.recent[0]).toMatchObject({ transfer_id: t.transfer_id, status: "succeeded", file: t.file, imported: { root: "Tower", triangles: t.imported.triangles } });
+    // The geometry came back from the log too: counted from the stored record, and exported again.
+    const assets = (await kiln.ok("list_transferable_assets", { app: "godot" })).assets as { name: string; triangles: number }[];
+    expect(assets.find((a) => a.name === "Tower")?.triangles).toBe(t.imported.triangles);
+    const back = await kiln.ok("transfer_asset", { source_app: "godot", target_app: "blender", asset: "Tower", format: "gltf" });
+    expect(back.imported).toMatchObject({ triangles: t.imported.triangles, root: "Tower.001" });
   });
 });
