@@ -63,6 +63,20 @@ describe("OBJ + MTL format", () => {
     expect(info.output).toMatch(/Meshes:\s+2/);
   });
 
+  it("writes non-ASCII object and material names as UTF-8", async () => {
+    const src = fixtureScene();
+    src.nodes[1].name = "Würfel ✓";
+    src.materials[0].name = "Röd 🎨";
+    const enc = await encodeObj(src, "fixture");
+    expect(text(enc.files[0].bytes)).toContain("\no Würfel ✓\n");
+    expect(text(enc.files[0].bytes)).toContain("\nusemtl Röd 🎨\n");
+    const dec = await decodeObj(new Map(enc.files.map((f) => [f.name, f.bytes])), "fixture.obj");
+    expect(dec.scene.nodes.map((n) => [n.name, dec.scene.materials[n.material!].name])).toEqual([
+      ["Würfel ✓", "Röd 🎨"],
+      ["Ball", "Blue Paint"],
+    ]);
+  });
+
   it("reads foreign OBJ features with a warning for each thing it cannot carry", async () => {
     const obj = ["mtllib m.mtl", "v 0 0 0", "v 1 0 0", "v 1 1 0", "v 0 1 0", "vt 0 0", "o Quad", "usemtl A", "f 1/1 2/1 3/1 4/1", "usemtl B", "f -4 -2 -1", "l 1 2"].join("\n");
     const mtl = ["newmtl A", "Kd 0.5 0.5 0.5", "Ns 250", "map_Kd a.png", "newmtl B", "Kd 1 1 1", "Ke 1 0 0"].join("\n");

@@ -11,8 +11,8 @@
  * cannot carry becomes a returned warning instead of a console message, and (3) it reads raw MTL
  * numbers with no sRGB reinterpretation. The tests still run OBJLoader as an independent reader.
  */
-import { Matrix3, Vector3 } from "three";
-import { formatFloat } from "./text";
+import { Matrix3, Vector3, type Matrix4 } from "three";
+import { ByteWriter, formatFloat, MAX_FLOAT_BYTES, writeFloat, writeUint } from "./text";
 import {
   computeNormals,
   rootNode,
@@ -23,6 +23,7 @@ import {
   type DecodeResult,
   type EncodeResult,
   type InterchangeMaterial,
+  type InterchangeMesh,
   type InterchangeScene,
 } from "./interchange";
 
@@ -66,91 +67,99 @@ export async function encodeObj(scene: InterchangeScene, baseName: string): Prom
 
   // `mtllib` separates several file names with blanks, so the library's own name must have none.
   const mtlFile = `${baseName.replace(/\s/g, "_")}.mtl`;
-  const out: (string | Uint8Array)[] = [`# Kiln OBJ export: metres, +Y up, world-space vertices`, `mtllib ${mtlFile}`];
+  const out = new ByteWriter(estimateObjBytes(meshNodes.map(meshOf)));
+  out.line(`# Kiln OBJ export: metres, +Y up, world-space vertices`);
+  out.line(`mtllib ${mtlFile}`);
   // `usemtl` persists across `o` statements, so material-less objects go first, before any usemtl.
   const ordered = [...meshNodes.filter((i) => scene.nodes[i].material === undefined), ...meshNodes.filter((i) => scene.nodes[i].material !== undefined)];
   let vertexBase = 1;
-  const p = new Vector3();
-  const normalMatrix = new Matrix3();
   for (const i of ordered) {
     const node = scene.nodes[i];
     const mesh = scene.meshes[node.mesh!];
     const name = objName(node.name, `object_${i}`);
     if (name !== node.name) warnings.push(`obj: node name "${node.name}" written as "${name}"`);
-    out.push(`o ${name}`);
-    normalMatrix.getNormalMatrix(world[i]);
-    const count = mesh.positions.length / 3;
-    const lines: string[] = new Array(count * 2);
-    for (let v = 0; v < count; v++) {
-      p.fromArray(mesh.positions, v * 3).applyMatrix4(world[i]);
-      lines[v] = `v ${formatFloat(p.x)} ${formatFloat(p.y)} ${formatFloat(p.z)}`;
-      p.fromArray(mesh.normals, v * 3).applyMatrix3(normalMatrix).normalize();
-      lines[count + v] = `vn ${formatFloat(p.x)} ${formatFloat(p.y)} ${formatFloat(p.z)}`;
-    }
-    out.push(lines.join("\n"));
-    if (node.material !== undefined) out.push(`usemtl ${mtlNames[node.material]}`);
+    out.line(`o ${name}`);
+    writeVertexLines(out, mesh, world[i]);
+    if (node.material !== undefined) out.line(`usemtl ${mtlNames[node.material]}`);
     // A mirroring world transform flips triangle facing; swapping two corners restores it.
-    const mirrored = world[i].determinant() < 0;
-    out.push(faceLines(mesh.indices, vertexBase, mirrored));
-    vertexBase += count;
+    writeFaceLines(out, mesh.indices, vertexBase, mesh.positions.length / 3, world[i].determinant() < 0);
+    vertexBase += mesh.positions.length / 3;
   }
-  const enc = new TextEncoder();
   return {
     files: [
-      { name: `${baseName}.obj`, bytes: joinLines(out) },
-      { name: mtlFile, bytes: enc.encode(mtl.join("\n") + "\n") },
+      { name: `${baseName}.obj`, bytes: out.result() },
+      { name: mtlFile, bytes: new TextEncoder().encode(mtl.join("\n") + "\n") },
     ],
     warnings,
   };
 }
 
 /**
- * `f a//a b//b c//c` lines (1-based, normal index = vertex index) written straight into bytes,
- * corners b and c swapped when `mirrored`. At 10⁶ triangles, building them as template strings
- * and joining them took most of the export's time.
+ * Room for the file, so that the writer does not grow (and copy) its buffer: generous for `v`/`vn`
+ * lines (typically 30 and 10 bytes) and the most `f` lines can take.
  */
-function faceLines(indices: Uint32Array, base: number, mirrored: boolean): Uint8Array {
-  let max = base;
-  for (let i = 0; i < indices.length; i++) if (indices[i] + base > max) max = indices[i] + base;
-  const digits = String(max).length;
-  const buf = new Uint8Array((indices.length / 3) * (3 + 3 * (2 * digits + 3)));
-  const tmp = new Uint8Array(10);
-  let at = 0;
-  const int = (n: number) => {
-    let k = 0;
-    do {
-      tmp[k++] = 48 + (n % 10);
-      n = Math.floor(n / 10);
-    } while (n > 0);
-    while (k > 0) buf[at++] = tmp[--k];
-  };
-  for (let t = 0; t < indices.length; t += 3) {
-    if (t > 0) buf[at++] = 10; // "\n"
-    buf[at++] = 102; // "f"
-    for (const k of mirrored ? [0, 2, 1] : [0, 1, 2]) {
-      const v = indices[t + k] + base;
-      buf[at++] = 32;
-      int(v);
-      buf[at++] = 47;
-      buf[at++] = 47;
-      int(v);
-    }
-  }
-  return buf.subarray(0, at);
+function estimateObjBytes(meshes: InterchangeMesh[]): number {
+  const width = String(meshes.reduce((n, m) => n + m.positions.length / 3, 1)).length;
+  return meshes.reduce((n, m) => n + 80 * (m.positions.length / 3) + (3 + 3 * (2 * width + 3)) * (m.indices.length / 3), 4096);
 }
 
-/** Lines (text or already-encoded bytes) joined with "\n" and ended by one, as UTF-8 bytes. */
-function joinLines(parts: (string | Uint8Array)[]): Uint8Array {
-  const enc = new TextEncoder();
-  const chunks = parts.map((p) => (typeof p === "string" ? enc.encode(p) : p));
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length + 1, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    out[at + c.length] = 10;
-    at += c.length + 1;
+/** `v` lines with world-space positions, then `vn` lines with world-space unit normals. */
+function writeVertexLines(out: ByteWriter, mesh: InterchangeMesh, world: Matrix4): void {
+  const count = mesh.positions.length / 3;
+  const p = new Vector3();
+  for (let v = 0; v < count; v++) {
+    p.fromArray(mesh.positions, v * 3).applyMatrix4(world);
+    writeVectorLine(out, false, p);
   }
-  return out;
+  const normalMatrix = new Matrix3().getNormalMatrix(world);
+  for (let v = 0; v < count; v++) {
+    p.fromArray(mesh.normals, v * 3).applyMatrix3(normalMatrix).normalize();
+    writeVectorLine(out, true, p);
+  }
+}
+
+function writeVectorLine(out: ByteWriter, normal: boolean, p: Vector3): void {
+  const bytes = out.reserve(4 + 3 * (MAX_FLOAT_BYTES + 1));
+  let at = out.length;
+  bytes[at++] = 118; // "v"
+  if (normal) bytes[at++] = 110; // "n"
+  bytes[at++] = 32;
+  at = writeFloat(bytes, at, p.x);
+  bytes[at++] = 32;
+  at = writeFloat(bytes, at, p.y);
+  bytes[at++] = 32;
+  at = writeFloat(bytes, at, p.z);
+  bytes[at++] = 10;
+  out.length = at;
+}
+
+/**
+ * `f a//a b//b c//c` lines (1-based, normal index = vertex index), corners b and c swapped when
+ * `mirrored`. Each vertex number is written about twelve times (two per corner, six triangles per
+ * vertex), so its digits are formatted once into a table and copied from there.
+ */
+function writeFaceLines(out: ByteWriter, indices: Uint32Array, base: number, vertexCount: number, mirrored: boolean): void {
+  const width = String(base + vertexCount).length;
+  const digits = new Uint8Array(vertexCount * width);
+  const lengths = new Uint8Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) lengths[v] = writeUint(digits, v * width, v + base) - v * width;
+  const bytes = out.reserve((indices.length / 3) * (3 + 3 * (2 * width + 3)));
+  const [second, third] = mirrored ? [2, 1] : [1, 2];
+  let at = out.length;
+  for (let t = 0; t < indices.length; t += 3) {
+    bytes[at++] = 102; // "f"
+    for (let k = 0; k < 3; k++) {
+      const v = indices[t + (k === 0 ? 0 : k === 1 ? second : third)];
+      const from = v * width, to = from + lengths[v];
+      bytes[at++] = 32;
+      for (let i = from; i < to; i++) bytes[at++] = digits[i];
+      bytes[at++] = 47; // "/"
+      bytes[at++] = 47;
+      for (let i = from; i < to; i++) bytes[at++] = digits[i];
+    }
+    bytes[at++] = 10;
+  }
+  out.length = at;
 }
 
 /** Parses MTL text into materials keyed by name; unsupported statements become warnings. */

@@ -1,9 +1,16 @@
 // Invariant: formatFloat is exactly String(Number(v.toPrecision(9))) (shortest 9-significant-digit
-// decimal) for every kind of value, and restores any float32 exactly.
+// decimal) for every kind of value, and restores any float32 exactly; writeFloat writes the same
+// text as bytes (at worst another last digit that restores the same float32).
 import { describe, expect, it } from "vitest";
-import { formatFloat } from "./text";
+import { ByteWriter, formatFloat, writeFloat } from "./text";
 
 const reference = (v: number) => (Number.isInteger(v) && Math.abs(v) < 1e15 ? String(v) : String(Number(v.toPrecision(9))));
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
 
 describe("formatFloat", () => {
   it("matches the reference on round, tiny, huge, negative and random values", () => {
@@ -18,5 +25,39 @@ describe("formatFloat", () => {
 
   it("restores float32 values exactly", () => {
     for (const v of [0.1, 1 / 3, 123.456, -9.87654e-5].map(Math.fround)) expect(Math.fround(Number(formatFloat(v)))).toBe(v);
+  });
+});
+
+describe("writeFloat", () => {
+  const buffer = new Uint8Array(64);
+  const written = (v: number) => new TextDecoder().decode(buffer.subarray(0, writeFloat(buffer, 0, v)));
+
+  it("writes round, integer, tiny and huge values as formatFloat does", () => {
+    const cases: [number, string][] = [[1, "1"], [0.5, "0.5"], [-2.25, "-2.25"], [0, "0"], [-0, "0"], [-7, "-7"], [2147483648, "2147483648"],
+      [0.1, "0.1"], [1e-6, "0.000001"], [1e-7, "1e-7"], [123456789.5, "123456790"], [999999999.7, "1000000000"], [99.9999999996, "100"], [1e21, "1e+21"]];
+    for (const [v, text] of cases) expect(written(v), String(v)).toBe(text);
+  });
+
+  it("restores the same float32 as formatFloat for 100,000 random values from 1e-12 to 1e12", () => {
+    const next = random(7);
+    const wrong: string[] = []; // one expect per value would take seconds
+    let otherText = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const v = Math.fround((next() - 0.5) * 10 ** Math.floor(next() * 25 - 12));
+      const text = written(v);
+      if (Math.fround(Number(text)) !== Math.fround(Number(formatFloat(v))) || Math.fround(Number(text)) !== v) wrong.push(`${v}: ${text}`);
+      if (text !== formatFloat(v)) otherText++;
+    }
+    expect(wrong).toEqual([]);
+    expect(otherText, "texts differing from formatFloat's (near-ties only)").toBeLessThan(100);
+  });
+});
+
+describe("ByteWriter", () => {
+  it("grows as lines are added and encodes them as UTF-8", () => {
+    const out = new ByteWriter(4);
+    out.line("o Würfel ✓");
+    out.line("v 1 2 3");
+    expect(new TextDecoder().decode(out.result())).toBe("o Würfel ✓\nv 1 2 3\n");
   });
 });

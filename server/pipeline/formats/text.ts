@@ -1,5 +1,6 @@
 /**
- * Number formatting shared by the text formats (OBJ, USDA).
+ * Number formatting shared by the text formats (OBJ, USDA), as strings and, for the writers' hot
+ * loops, straight into bytes.
  */
 
 /**
@@ -18,4 +19,110 @@ export function formatFloat(v: number): string {
   while (s.charCodeAt(end - 1) === 48) end--; // trailing "0"s after the point
   if (s.charCodeAt(end - 1) === 46) end--; // a bare "."
   return s.slice(0, end);
+}
+
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k); // 10^0..10^22, all exact doubles
+
+/** Room `writeFloat` may need: its longest text is formatFloat's "-123456789000000000000". */
+export const MAX_FLOAT_BYTES = 24;
+
+/**
+ * Writes `formatFloat(v)` as ASCII into `out` at `at` (MAX_FLOAT_BYTES of room needed) and returns
+ * the end. Builds the nine digits by integer arithmetic instead of a string per number: for
+ * 10⁻⁶ ≤ |v| < 10⁹ it rounds |v|·10^(8−e) once, where formatFloat rounds the exact decimal value,
+ * so the last digit can differ on near-ties; both restore the same float32.
+ */
+export function writeFloat(out: Uint8Array, at: number, v: number): number {
+  const a = Math.abs(v);
+  if (Number.isInteger(v) && a < 2147483648) {
+    if (v < 0) out[at++] = 45; // "-"
+    return writeDigits(out, at, a | 0, 0);
+  }
+  if (!(a >= 1e-6 && a < 1e9)) return writeAscii(out, at, formatFloat(v));
+  // The decimal exponent by comparisons (Math.log10 costs as much as the rest): possibly one off
+  // near powers of ten, as is a rounding that carries into a tenth digit; both are fixed below.
+  let e = 0;
+  if (a >= 1) while (a >= POW10[e + 1]) e++;
+  else do e--; while (a * POW10[-e] < 1);
+  let m = Math.round(a * POW10[8 - e]);
+  if (m >= 1e9) m = Math.round(a * POW10[8 - ++e]);
+  else if (m < 1e8) m = Math.round(a * POW10[8 - --e]);
+  if (e > 8 || m >= 1e9) return writeAscii(out, at, formatFloat(v)); // rounded up to 10⁹
+  let digits = m | 0;
+  let decimals = 8 - e;
+  for (let q = (digits / 10) | 0; decimals > 0 && digits === q * 10; q = (digits / 10) | 0) {
+    digits = q;
+    decimals--;
+  }
+  if (v < 0) out[at++] = 45;
+  return writeDigits(out, at, digits, decimals);
+}
+
+/** Writes the integer `n` ≥ 0 as ASCII and returns the end. */
+export function writeUint(out: Uint8Array, at: number, n: number): number {
+  return n < 2147483648 ? writeDigits(out, at, n, 0) : writeAscii(out, at, String(n));
+}
+
+/** Writes `n` (an int32 ≥ 0) with a decimal point `decimals` digits from the right. */
+function writeDigits(out: Uint8Array, at: number, n: number, decimals: number): number {
+  let length = n < 1e5 ? (n < 100 ? (n < 10 ? 1 : 2) : n < 1e3 ? 3 : n < 1e4 ? 4 : 5) : n < 1e7 ? (n < 1e6 ? 6 : 7) : n < 1e8 ? 8 : n < 1e9 ? 9 : 10;
+  if (length <= decimals) length = decimals + 1; // the "0" of "0.xxx" and zeros after the point
+  const end = decimals > 0 ? at + length + 1 : at + length;
+  let i = end;
+  for (let k = 0; k < decimals; k++) {
+    const q = (n / 10) | 0;
+    out[--i] = 48 + n - q * 10;
+    n = q;
+  }
+  if (decimals > 0) out[--i] = 46; // "."
+  while (i > at) {
+    const q = (n / 10) | 0;
+    out[--i] = 48 + n - q * 10;
+    n = q;
+  }
+  return end;
+}
+
+/** Writes an ASCII string byte by byte and returns the end. */
+export function writeAscii(out: Uint8Array, at: number, s: string): number {
+  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i);
+  return at;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Growable byte buffer for text writers. Hot loops `reserve` room for a line, write into the
+ * returned array from `length` themselves and advance `length`: building lines as strings and
+ * encoding them costs several times more at millions of lines.
+ */
+export class ByteWriter {
+  bytes: Uint8Array;
+  length = 0;
+
+  constructor(capacity = 1 << 16) {
+    this.bytes = new Uint8Array(capacity);
+  }
+
+  /** Makes room for `n` more bytes and returns the (possibly new) array to write into. */
+  reserve(n: number): Uint8Array {
+    if (this.length + n > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    return this.bytes;
+  }
+
+  /** Appends `text` as UTF-8 and a "\n". */
+  line(text: string): void {
+    this.reserve(text.length * 3 + 1); // UTF-16 unit → at most 3 UTF-8 bytes
+    this.length += utf8.encodeInto(text, this.bytes.subarray(this.length)).written;
+    this.bytes[this.length++] = 10;
+  }
+
+  /** The bytes written so far (a view, not a copy). */
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
 }
