@@ -1,8 +1,9 @@
 // Invariant: formatFloat is exactly String(Number(v.toPrecision(9))) (shortest 9-significant-digit
 // decimal) for every kind of value, and restores any float32 exactly; writeFloat writes the same
-// text as bytes (at worst another last digit that restores the same float32).
+// text as bytes (at worst another last digit that restores the same float32); parseNumber reads
+// bytes exactly as Number reads the text.
 import { describe, expect, it } from "vitest";
-import { ByteWriter, formatFloat, writeFloat } from "./text";
+import { ByteWriter, formatFloat, parseNumber, writeFloat } from "./text";
 
 const reference = (v: number) => (Number.isInteger(v) && Math.abs(v) < 1e15 ? String(v) : String(Number(v.toPrecision(9))));
 
@@ -59,5 +60,28 @@ describe("ByteWriter", () => {
     out.line("o Würfel ✓");
     out.line("v 1 2 3");
     expect(new TextDecoder().decode(out.result())).toBe("o Würfel ✓\nv 1 2 3\n");
+  });
+});
+
+describe("parseNumber", () => {
+  const parsed = (text: string) => {
+    const bytes = new TextEncoder().encode(` ${text} `); // not at the buffer's edges
+    return parseNumber(bytes, 1, bytes.length - 1);
+  };
+
+  it("reads decimals, exponents, signs and non-decimals as Number does", () => {
+    const texts = ["0", "-0", "-0.0", "+1.5", ".5", "5.", "1e-7", "1.5E+3", "-2.25e2", "007", "0.000001234", "1e22", "1e-22", "123456789012345",
+      "0.1234567890123456789", "12345678901234567", "1e23", "1e-23", "1e400", "1e-400", "1e", "e5", ".", "-", "", "0x10", "Infinity", "1_0", "1.2.3", "é"];
+    for (const text of texts) expect(Object.is(parsed(text), Number(text)), `"${text}" → ${parsed(text)}`).toBe(true);
+  });
+
+  it("reads random 15- to 17-digit decimals exactly", () => {
+    const next = random(11);
+    const wrong: string[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const text = ((next() - 0.5) * 10 ** Math.floor(next() * 30 - 15)).toPrecision(15 + (i % 3));
+      if (parsed(text) !== Number(text)) wrong.push(text);
+    }
+    expect(wrong).toEqual([]);
   });
 });

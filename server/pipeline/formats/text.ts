@@ -1,6 +1,6 @@
 /**
- * Number formatting shared by the text formats (OBJ, USDA), as strings and, for the writers' hot
- * loops, straight into bytes.
+ * Number formatting and parsing shared by the text formats (OBJ, USDA), as strings and, for the
+ * writers' and readers' hot loops, straight to and from bytes.
  */
 
 /**
@@ -125,4 +125,52 @@ export class ByteWriter {
   result(): Uint8Array {
     return this.bytes.subarray(0, this.length);
   }
+}
+
+const utf8Decoder = new TextDecoder();
+
+/**
+ * `Number(text)` for the UTF-8 text in `bytes[start, end)`, without making the string when the
+ * text is a plain decimal (`-12.5`, `1e-7`, `.5`): up to 15 significant digits m and a power of
+ * ten k with |k| ≤ 22 are both exact doubles, so one multiplication or division rounds m·10^k
+ * correctly (Clinger's fast path). Anything else goes through Number.
+ */
+export function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  const negative = i < end && bytes[i] === 45; // "-"
+  if (negative || (i < end && bytes[i] === 43)) i++; // "+"
+  let m = 0, digits = 0, exponent = 0, mantissaDigits = 0;
+  for (; i < end; i++) {
+    const d = bytes[i] - 48;
+    if (d < 0 || d > 9) break;
+    mantissaDigits++;
+    if (m === 0 && d === 0) continue; // leading zeros are not significant
+    m = m * 10 + d;
+    digits++;
+  }
+  if (i < end && bytes[i] === 46) { // "."
+    for (i++; i < end; i++) {
+      const d = bytes[i] - 48;
+      if (d < 0 || d > 9) break;
+      mantissaDigits++;
+      exponent--;
+      if (m === 0 && d === 0) continue;
+      m = m * 10 + d;
+      digits++;
+    }
+  }
+  if (i < end && (bytes[i] | 32) === 101 && mantissaDigits > 0) { // "e" or "E"
+    i++;
+    const negativeExponent = i < end && bytes[i] === 45;
+    if (negativeExponent || (i < end && bytes[i] === 43)) i++;
+    let e = 0, exponentDigits = 0;
+    for (; i < end && bytes[i] >= 48 && bytes[i] <= 57 && exponentDigits < 6; i++, exponentDigits++) e = e * 10 + bytes[i] - 48;
+    if (exponentDigits === 0) i = -1; // "1e" is NaN; let Number say so
+    exponent += negativeExponent ? -e : e;
+  }
+  if (i !== end || mantissaDigits === 0 || digits > 15 || exponent < -22 || exponent > 22) {
+    return Number(utf8Decoder.decode(bytes.subarray(start, end)));
+  }
+  const value = exponent < 0 ? m / POW10[-exponent] : m * POW10[exponent];
+  return negative ? -value : value;
 }

@@ -1,0 +1,379 @@
+/**
+ * Wavefront OBJ + MTL reader.
+ *
+ * Hand-written rather than three's OBJLoader/MTLLoader because (1) it keeps shared vertices
+ * indexed (OBJLoader expands every triangle to three fresh vertices), (2) every statement it cannot
+ * carry becomes a returned warning instead of a console message, and (3) it reads raw MTL numbers
+ * with no sRGB reinterpretation. The tests still run OBJLoader as an independent reader.
+ *
+ * `statement` defines what each line means, on the line's text. `v`, `vn` and `f` lines are
+ * nearly all of a large file, so `fastLine` reads them from the bytes instead; it must give what
+ * `statement` gives for every line it accepts, and leaves to `statement` the lines it cannot be
+ * sure of (non-ASCII bytes, which may hold Unicode blanks; unusual corner syntax; bad indices).
+ */
+import { parseNumber } from "./text";
+import { computeNormals, rootNode, type DecodeResult, type InterchangeMaterial, type InterchangeScene } from "./interchange";
+
+/** The blanks of JavaScript's `\s` and `trim()` that fit in one byte: \t \n \v \f \r and space. */
+const isBlank = (c: number) => c <= 32 && (c === 32 || (c >= 9 && c <= 13));
+/** The same but "\n", which ends the line. */
+const isSpace = (c: number) => c <= 32 && (c === 32 || c === 9 || c === 11 || c === 12 || c === 13);
+
+/** The position of the "\n" that ends the line at `at`, or the end of the file. */
+const lineEnd = (bytes: Uint8Array, at: number) => {
+  const end = bytes.indexOf(10, at);
+  return end < 0 ? bytes.length : end;
+};
+
+/** A copy of `a` with room for at least `size` values (and at least twice as many). */
+const grow = <T extends Float64Array | Float32Array | Uint32Array | Int32Array>(a: T, size: number): T => {
+  const b = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
+  b.set(a);
+  return b;
+};
+
+/** A list of xyz triples. */
+class Vec3List {
+  data = new Float64Array(3072);
+  count = 0;
+
+  push(x: number, y: number, z: number): void {
+    if (this.data.length < 3 * this.count + 3) this.data = grow(this.data, 3 * this.count + 3);
+    const at = 3 * this.count++;
+    this.data[at] = x;
+    this.data[at + 1] = y;
+    this.data[at + 2] = z;
+  }
+}
+
+/** The mesh of one object and material: vertices and triangles, in typed arrays as they come. */
+class Part {
+  positions = new Float32Array(3072);
+  normals = new Float32Array(3072);
+  vertexCount = 0;
+  indices = new Uint32Array(3072);
+  indexCount = 0;
+  /** Vertex of a (position, normal) pair that the reader's claim arrays do not hold. */
+  remap = new Map<number, number>();
+  missingNormals = false;
+
+  constructor(readonly name: string, readonly material: string | undefined) {}
+
+  addVertex(from: Float64Array, at: number, normals: Vec3List, normal: number): number {
+    const k = 3 * this.vertexCount;
+    if (this.positions.length < k + 3) [this.positions, this.normals] = [grow(this.positions, k + 3), grow(this.normals, k + 3)];
+    this.positions[k] = from[at];
+    this.positions[k + 1] = from[at + 1];
+    this.positions[k + 2] = from[at + 2];
+    // An index outside the `vn` list (or none) reads as a zero normal.
+    if (normal >= 0 && normal < normals.count) {
+      this.normals[k] = normals.data[3 * normal];
+      this.normals[k + 1] = normals.data[3 * normal + 1];
+      this.normals[k + 2] = normals.data[3 * normal + 2];
+    }
+    return this.vertexCount++;
+  }
+
+  addTriangle(a: number, b: number, c: number): void {
+    if (this.indices.length < this.indexCount + 3) this.indices = grow(this.indices, this.indexCount + 3);
+    this.indices[this.indexCount++] = a;
+    this.indices[this.indexCount++] = b;
+    this.indices[this.indexCount++] = c;
+  }
+}
+
+/** Reads an OBJ (and the MTL files it names, from `files`) into root nodes with world-space meshes. */
+export async function decodeObj(files: Map<string, Uint8Array>, mainName: string): Promise<DecodeResult> {
+  const main = files.get(mainName);
+  if (!main) throw new Error(`obj: ${mainName} not among the given files`);
+  const reader = new ObjReader(files, !hasObjectStatement(main));
+  reader.read(main);
+  return reader.result();
+}
+
+/**
+ * Whether a line starts with `o ` or `o\t`, as the regex /^o[ \t]/m would find in the decoded text
+ * (where a line also starts after "\r", U+2028 and U+2029, and a byte-order mark is gone).
+ */
+function hasObjectStatement(bytes: Uint8Array): boolean {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let i = bytes.indexOf(111, bom); i >= 0; i = bytes.indexOf(111, i + 1)) {
+    if (bytes[i + 1] !== 32 && bytes[i + 1] !== 9) continue;
+    const prev = i === bom ? 10 : bytes[i - 1];
+    if (prev === 10 || prev === 13) return true;
+    if (i >= 3 && bytes[i - 3] === 0xe2 && bytes[i - 2] === 0x80 && (prev === 0xa8 || prev === 0xa9)) return true;
+  }
+  return false;
+}
+
+/** What an OBJ file has defined so far, line by line, and the parts its faces are building. */
+class ObjReader {
+  readonly warnings: string[] = [];
+  private readonly scene: InterchangeScene = { nodes: [], meshes: [], materials: [], animations: [] };
+  private readonly mtl = new Map<string, InterchangeMaterial>();
+  private readonly materialIndex = new Map<string, number>();
+  private readonly decoder = new TextDecoder();
+  private readonly v = new Vec3List();
+  private readonly vn = new Vec3List();
+  private readonly parts: Part[] = [];
+  private part: Part | undefined;
+  private objectName = "";
+  private material: string | undefined;
+  // Corner → vertex lookup, fast path: most files pair each position with one normal in one part,
+  // so the first (part, normal) seen per position sits in typed arrays indexed by the position;
+  // any other pairing goes to the part's Map. At 10⁶ triangles this replaces millions of Map
+  // operations on non-integer keys.
+  private claimPart = new Int32Array(0);
+  private claimNormal = new Int32Array(0);
+  private claimOut = new Int32Array(0);
+  /** The current face's corners: position and normal indices (0-based, normal -1 if none). */
+  private cornerPositions: number[] = [];
+  private cornerNormals: number[] = [];
+  /** Where the last `readIndex` stopped. */
+  private indexEnd = 0;
+
+  /** `groupsAreObjects`: `g` names objects only in files that never use `o` (3ds Max style); otherwise it is a sub-group. */
+  constructor(private readonly files: Map<string, Uint8Array>, private readonly groupsAreObjects: boolean) {}
+
+  private warn(msg: string): void {
+    if (!this.warnings.includes(msg)) this.warnings.push(msg);
+  }
+
+  read(bytes: Uint8Array): void {
+    for (let start = 0; start < bytes.length; ) {
+      let end = this.fastLine(bytes, start);
+      if (end < 0) {
+        end = lineEnd(bytes, start);
+        const line = this.decoder.decode(bytes.subarray(start, end)).trim();
+        if (line && line[0] !== "#") this.statement(line);
+      }
+      start = end + 1;
+    }
+  }
+
+  /**
+   * Handles a blank, comment or `vt` line, or a plain `v`, `vn` or `f` line, and returns where it
+   * ends (its "\n" or the end of the file); -1 leaves the line to `statement`. The fast paths find
+   * the line's end as they read it, rather than in a pass of their own.
+   */
+  private fastLine(bytes: Uint8Array, at: number): number {
+    const n = bytes.length;
+    while (at < n && isSpace(bytes[at])) at++;
+    if (at === n || bytes[at] === 10) return at;
+    const key = bytes[at], second = at + 1 < n ? bytes[at + 1] : 10;
+    if (key === 35) return lineEnd(bytes, at); // "#"
+    if (key === 102 && isBlank(second)) return this.fastFace(bytes, at + 1); // "f"
+    if (key !== 118) return -1; // "v"
+    if (isBlank(second)) return this.fastVector(bytes, at + 1, this.v);
+    if (!isBlank(at + 2 < n ? bytes[at + 2] : 10)) return -1;
+    if (second === 110) return this.fastVector(bytes, at + 2, this.vn); // "vn"
+    if (second !== 116) return -1; // "vt"
+    this.warn("obj: texture coordinates dropped");
+    return lineEnd(bytes, at);
+  }
+
+  /** `v x y z …` or `vn x y z`: three numbers, then (for `v`) any number of tokens, all ASCII. */
+  private fastVector(bytes: Uint8Array, at: number, list: Vec3List): number {
+    const n = bytes.length;
+    let x = 0, y = 0, z = 0, tokens = 0;
+    for (; ; tokens++) {
+      while (at < n && isSpace(bytes[at])) at++;
+      if (at === n || bytes[at] === 10) break;
+      const start = at;
+      for (; at < n && !isBlank(bytes[at]); at++) if (bytes[at] >= 128) return -1;
+      if (tokens === 0) x = parseNumber(bytes, start, at);
+      else if (tokens === 1) y = parseNumber(bytes, start, at);
+      else if (tokens === 2) z = parseNumber(bytes, start, at);
+    }
+    if (tokens < 3) return -1;
+    list.push(x, y, z);
+    if (list === this.v && tokens >= 6) this.warn("obj: vertex colours dropped");
+    return at;
+  }
+
+  /** `f` with corners `v`, `v/t`, `v//n` or `v/t/n` (plain integers, t unread) that all exist. */
+  private fastFace(bytes: Uint8Array, at: number): number {
+    const n = bytes.length, positions = this.cornerPositions, normals = this.cornerNormals;
+    const vertexCount = this.v.count, normalCount = this.vn.count;
+    let count = 0;
+    for (; ; count++) {
+      while (at < n && isSpace(bytes[at])) at++;
+      if (at === n || bytes[at] === 10) break;
+      const position = this.readIndex(bytes, at, vertexCount);
+      if (!(position >= 0 && position < vertexCount)) return -1; // NaN too: not a plain integer
+      let normal = -1;
+      at = this.indexEnd;
+      if (at < n && bytes[at] === 47) { // "/"
+        for (at++; at < n && bytes[at] !== 47 && !isBlank(bytes[at]); at++) if (bytes[at] >= 128) return -1;
+        if (at < n && bytes[at] === 47) at++;
+        if (bytes[at - 1] === 47 && at < n && !isBlank(bytes[at])) {
+          normal = this.readIndex(bytes, at, normalCount);
+          if (Number.isNaN(normal)) return -1;
+          at = this.indexEnd;
+        }
+      }
+      if (at < n && !isBlank(bytes[at])) return -1;
+      positions[count] = position;
+      normals[count] = normal;
+    }
+    if (count === 0) return -1;
+    this.face(count);
+    return at;
+  }
+
+  /** The 0-based index for the plain integer at `at` (see `fromObjIndex`), or NaN if there is none. */
+  private readIndex(bytes: Uint8Array, at: number, count: number): number {
+    const negative = bytes[at] === 45; // "-"
+    if (negative) at++;
+    const start = at;
+    let n = 0;
+    for (; at < bytes.length && bytes[at] >= 48 && bytes[at] <= 57; at++) n = n * 10 + bytes[at] - 48;
+    this.indexEnd = at;
+    if (at === start || at - start > 15) return NaN; // beyond 15 digits n is no longer exact
+    return fromObjIndex(negative ? -n : n, count);
+  }
+
+  /** One statement, as trimmed text that is neither empty nor a comment. */
+  private statement(line: string): void {
+    const sp = line.search(/\s/);
+    const key = sp < 0 ? line : line.slice(0, sp);
+    const rest = sp < 0 ? "" : line.slice(sp + 1).trim();
+    switch (key) {
+      case "v": {
+        const t = rest.split(/\s+/);
+        this.v.push(+t[0], +t[1], +t[2]);
+        if (t.length >= 6) this.warn("obj: vertex colours dropped");
+        break;
+      }
+      case "vn": { const t = rest.split(/\s+/); this.vn.push(+t[0], +t[1], +t[2]); break; }
+      case "vt": this.warn("obj: texture coordinates dropped"); break;
+      case "f": {
+        const tokens = rest.split(/\s+/);
+        tokens.forEach((tok, k) => {
+          const s1 = tok.indexOf("/"), s2 = s1 < 0 ? -1 : tok.indexOf("/", s1 + 1);
+          const vi = s1 < 0 ? tok : tok.slice(0, s1), ni = s2 < 0 ? "" : tok.slice(s2 + 1);
+          const pi = ref(vi, this.v.count);
+          if (!(pi >= 0 && pi < this.v.count)) throw new Error(`obj: face corner "${tok}" references a missing vertex`);
+          this.cornerPositions[k] = pi;
+          this.cornerNormals[k] = ni ? ref(ni, this.vn.count) : -1;
+        });
+        this.face(tokens.length);
+        break;
+      }
+      case "o": this.objectName = rest; this.part = undefined; break;
+      case "g":
+        if (this.groupsAreObjects) [this.objectName, this.part] = [rest, undefined];
+        else if (rest) this.warn("obj: groups (g) merged into their objects");
+        break;
+      case "usemtl": this.material = rest; break;
+      case "mtllib": this.materialLibrary(rest); break;
+      case "s": break; // smoothing groups only matter without vn, and then normals are computed smooth
+      case "l": case "p": this.warn(`obj: ${key === "l" ? "lines" : "points"} dropped`); break;
+      default: this.warn(`obj: statement "${key}" ignored`);
+    }
+  }
+
+  private materialLibrary(rest: string): void {
+    for (const lib of this.files.has(rest) ? [rest] : rest.split(/\s+/)) {
+      const bytes = this.files.get(lib);
+      if (!bytes) this.warn(`obj: material library "${lib}" not provided; its materials dropped`);
+      else for (const [k, m] of parseMtl(this.decoder.decode(bytes), (msg) => this.warn(msg))) {
+        // Every defined material is kept, used or not, so an encode → decode round trip loses none.
+        this.mtl.set(k, m);
+        this.materialIndex.set(k, this.scene.materials.push(m) - 1);
+      }
+    }
+  }
+
+  /** Adds the polygon of the first `count` corners, as a fan of triangles. */
+  private face(count: number): void {
+    if (!this.part || this.part.material !== this.material) this.parts.push((this.part = new Part(this.objectName, this.material)));
+    const p = this.part, partId = this.parts.length - 1;
+    if (this.claimPart.length < this.v.count) {
+      this.claimPart = grow(this.claimPart, this.v.count).fill(-1, this.claimPart.length);
+      [this.claimNormal, this.claimOut] = [grow(this.claimNormal, this.v.count), grow(this.claimOut, this.v.count)];
+    }
+    const corners = this.cornerPositions;
+    for (let k = 0; k < count; k++) corners[k] = this.vertex(p, partId, corners[k], this.cornerNormals[k]);
+    if (count > 3) this.warn("obj: polygons with more than 3 corners triangulated as fans");
+    for (let k = 1; k + 1 < count; k++) p.addTriangle(corners[0], corners[k], corners[k + 1]);
+  }
+
+  /** The part's vertex for a (position, normal) pair, added on first use. */
+  private vertex(p: Part, partId: number, pi: number, nIdx: number): number {
+    if (this.claimPart[pi] === partId && this.claimNormal[pi] === nIdx) return this.claimOut[pi];
+    const key = pi * 67108864 + (nIdx + 1); // 2^26 normals per file is far beyond practical
+    let out = p.remap.get(key);
+    if (out === undefined) {
+      out = p.addVertex(this.v.data, 3 * pi, this.vn, nIdx);
+      if (this.claimPart[pi] === -1) [this.claimPart[pi], this.claimNormal[pi], this.claimOut[pi]] = [partId, nIdx, out];
+      else p.remap.set(key, out);
+      if (nIdx < 0) p.missingNormals = true;
+    }
+    return out;
+  }
+
+  result(): DecodeResult {
+    const { scene } = this;
+    const partsPerObject = new Map<string, number>();
+    for (const p of this.parts) {
+      if (p.indexCount === 0) continue;
+      const seen = partsPerObject.get(p.name) ?? 0;
+      partsPerObject.set(p.name, seen + 1);
+      // An interchange node has one material, so an object using several becomes several nodes.
+      const name = seen === 0 ? p.name : `${p.name}_${seen + 1}`;
+      if (seen > 0) this.warn(`obj: object "${p.name}" uses several materials; split into nodes "${p.name}", "${name}", …`);
+      const positions = p.positions.slice(0, 3 * p.vertexCount);
+      const indices = p.indices.slice(0, p.indexCount);
+      if (p.missingNormals) this.warn(`obj: object "${p.name}" had faces without normals; smooth normals computed`);
+      const normals = p.missingNormals ? computeNormals(positions, indices) : p.normals.slice(0, 3 * p.vertexCount);
+      const node = { ...rootNode(name), mesh: scene.meshes.push({ name, positions, normals, indices }) - 1 };
+      if (p.material !== undefined) {
+        const m = this.mtl.get(p.material);
+        if (!m) this.warn(`obj: material "${p.material}" not defined in any MTL; dropped`);
+        else Object.assign(node, { material: this.materialIndex.get(p.material) });
+      }
+      scene.nodes.push(node);
+    }
+    return { scene, warnings: this.warnings };
+  }
+}
+
+/** A 1-based or negative (counting back from the latest of `count`) OBJ index as 0-based. */
+const fromObjIndex = (n: number, count: number) => (n < 0 ? count + n : n - 1);
+
+/** `fromObjIndex` of the integer a corner's text starts with, by parseInt's rules. */
+const ref = (tok: string, count: number) => fromObjIndex(parseInt(tok, 10), count);
+
+/** Parses MTL text into materials keyed by name; unsupported statements become warnings. */
+function parseMtl(text: string, warn: (msg: string) => void): Map<string, InterchangeMaterial> {
+  const out = new Map<string, InterchangeMaterial>();
+  let cur: (InterchangeMaterial & { hasPr?: boolean }) | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const key = line.split(/\s+/, 1)[0];
+    const rest = line.slice(key.length).trim();
+    const nums = rest.split(/\s+/).map(Number);
+    switch (key.toLowerCase()) {
+      case "newmtl":
+        out.set(rest, (cur = { name: rest, color: [0.8, 0.8, 0.8, 1], metallic: 0, roughness: 0.5 }));
+        break;
+      case "kd": if (cur) cur.color = [nums[0], nums[1] ?? nums[0], nums[2] ?? nums[0], cur.color[3]]; break;
+      case "d": if (cur) cur.color[3] = nums[0]; break;
+      case "tr": if (cur) cur.color[3] = 1 - nums[0]; break;
+      case "pr": if (cur) Object.assign(cur, { roughness: nums[0], hasPr: true }); break;
+      case "pm": if (cur) cur.metallic = nums[0]; break;
+      // Without Pr, derive roughness from the Phong exponent the way Blender does.
+      case "ns": if (cur && !cur.hasPr) cur.roughness = 1 - Math.sqrt(Math.min(Math.max(nums[0], 0), 1000) / 1000); break;
+      case "ke": if (nums.some((n) => n !== 0)) warn(`obj: material "${cur?.name}": emissive colour dropped`); break;
+      // Phong-only terms with no metallic-roughness meaning: nothing to carry.
+      case "ka": case "ks": case "ni": case "illum": break;
+      default: warn(key.toLowerCase().startsWith("map_") || key === "bump" || key === "norm" || key === "disp"
+        ? `obj: material "${cur?.name}": texture ${key} dropped`
+        : `obj: MTL statement "${key}" ignored`);
+    }
+  }
+  for (const m of out.values()) delete (m as { hasPr?: boolean }).hasPr;
+  return out;
+}
