@@ -23,11 +23,20 @@ describe("mesh record arrays", () => {
     expect(meshDataOf({ type: "mesh", id: "m", positions: "", normals: "", indices: storeArray(view) }).indices).toEqual(Uint32Array.from([2, 3, 4_000_000_000]));
   });
 
-  it("counts triangles for every base64 padding length", () => {
-    for (let n = 0; n < 12; n += 3) {
-      const record: MeshRecord = { type: "mesh", id: "m", positions: "", normals: "", indices: storeArray(new Uint32Array(n)) };
+  it("decodes arrays of every base64 padding length, and counts triangles without decoding", () => {
+    // 4, 8 and 12 bytes encode with 2, 1 and 0 padding characters.
+    for (let n = 1; n <= 9; n++) {
+      const indices = Uint32Array.from({ length: n }, (_, k) => k * 1000);
+      const record: MeshRecord = { type: "mesh", id: "m", positions: "", normals: "", indices: storeArray(indices) };
+      expect(meshDataOf(record).indices).toEqual(indices);
       expect(meshTriangles(record)).toBe(n / 3);
     }
+  });
+
+  it("refuses a damaged record with a clear error", () => {
+    const record: MeshRecord = { type: "mesh", id: "m", positions: storeArray(positions).slice(0, -4), normals: "", indices: "" };
+    expect(() => meshDataOf(record)).toThrow("corrupt mesh record");
+    expect(() => meshDataOf({ ...record, positions: "!!!!!!!!" })).toThrow("corrupt mesh record");
   });
 
   it("still reads records written with plain number arrays", () => {

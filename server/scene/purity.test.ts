@@ -17,4 +17,11 @@ describe("scene core purity", () => {
       expect(ok, `${spec} in ${file}`).toBe(true);
     }
   });
+
+  it.each(files(__dirname).map((f) => [path.relative(__dirname, f), f]))("%s reaches no Node global for I/O or environment", (rel, file) => {
+    const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ""); // comments may name them
+    expect(code).not.toMatch(/\b(process|require|globalThis|fetch|setTimeout|setInterval|setImmediate)\b/);
+    // Buffer is a pure data type, used for base64 in the one module that stores mesh arrays.
+    if (rel !== "mesh-data.ts") expect(code).not.toMatch(/\bBuffer\b/);
+  });
 });

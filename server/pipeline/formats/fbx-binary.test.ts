@@ -23,7 +23,7 @@ function sample(version: number): FbxDocument {
       {
         name: "Arrays",
         properties: [
-          { type: "b", value: Uint8Array.of(1, 0, 1) }, { type: "i", value: Int32Array.of(0, 1, -3) },
+          { type: "b", value: Uint8Array.of(1, 0, 1) }, { type: "c", value: Uint8Array.of(7, 8) }, { type: "i", value: Int32Array.of(0, 1, -3) },
           { type: "l", value: BigInt64Array.of(1n, -1n) }, { type: "f", value: Float32Array.of(0.25, -8) },
           { type: "d", value: big }, { type: "i", value: new Int32Array(0) },
         ],
@@ -59,6 +59,24 @@ describe("binary FBX codec", () => {
     scene.meshes = [];
     const original = (await encodeFbx(scene, "x")).files[0].bytes;
     expect(Buffer.from(writeFbxBinary(readFbxBinary(original))).equals(Buffer.from(original))).toBe(true);
+  });
+
+  it("refuses arrays that inflate beyond their declared size, or claim more than 2 GiB, before allocating them", () => {
+    const doc: FbxDocument = { version: 7400, nodes: [{ name: "Bomb", properties: [{ type: "i", value: new Int32Array(1 << 20) }], children: [] }] };
+    const bytes = writeFbxBinary(doc);
+    expect(bytes.length).toBeLessThan(40_000); // 4 MiB of zeros deflate to a few KB
+    const count = Buffer.from(bytes).indexOf(Buffer.from("Bomb", "latin1")) + "Bomb".length + 1;
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    view.setUint32(count, 10, true);
+    expect(() => readFbxBinary(bytes)).toThrow(/array does not inflate to its 40 bytes/);
+    view.setUint32(count, 2 ** 30, true); // 4 GiB of int32
+    expect(() => readFbxBinary(bytes)).toThrow(/arrays add up to more than 2 GiB/);
+  });
+
+  it("refuses nesting deeper than 256 levels", () => {
+    let deep = { name: "Leaf", properties: [], children: [] } as FbxDocument["nodes"][number];
+    for (let k = 0; k < 300; k++) deep = { name: "N", properties: [], children: [deep] };
+    expect(() => readFbxBinary(writeFbxBinary({ version: 7400, nodes: [deep] }))).toThrow(/nested more than 256 deep/);
   });
 
   it("refuses damaged files with a clear error", () => {

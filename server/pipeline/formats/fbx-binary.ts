@@ -11,14 +11,14 @@
 import { deflateSync, inflateSync } from "node:zlib";
 
 /** A property's type code, as the file stores it. */
-export type FbxType = "Y" | "C" | "I" | "F" | "D" | "L" | "S" | "R" | "b" | "i" | "l" | "f" | "d";
+export type FbxType = "Y" | "C" | "I" | "F" | "D" | "L" | "S" | "R" | "b" | "c" | "i" | "l" | "f" | "d";
 
 /** A property: scalars as numbers (int64 as bigint), strings and raw data as bytes, arrays as typed arrays. */
 export type FbxProperty =
   | { type: "Y" | "I" | "F" | "D"; value: number }
   | { type: "C"; value: boolean }
   | { type: "L"; value: bigint }
-  | { type: "S" | "R" | "b"; value: Uint8Array }
+  | { type: "S" | "R" | "b" | "c"; value: Uint8Array }
   | { type: "i"; value: Int32Array }
   | { type: "l"; value: BigInt64Array }
   | { type: "f"; value: Float32Array }
@@ -45,7 +45,14 @@ const TAIL_MAGIC = Buffer.from("f85a8c6adef5d97eece90ce3758f290b", "hex");
 const ALWAYS_SENTINEL = new Set(["AnimationStack", "AnimationLayer"]);
 /** Arrays above this many bytes are compressed, as the FBX SDK and Blender do. */
 const COMPRESS_ABOVE = 128;
-const ARRAY_TYPES = { b: Uint8Array, i: Int32Array, l: BigInt64Array, f: Float32Array, d: Float64Array } as const;
+const ARRAY_TYPES = { b: Uint8Array, c: Uint8Array, i: Int32Array, l: BigInt64Array, f: Float32Array, d: Float64Array } as const;
+/**
+ * Limits for hostile files: a few kilobytes of zlib can claim gigabytes of array, and nesting
+ * thousands deep would exhaust the stack. Real files stay far below both (a 10M-triangle mesh
+ * decodes to well under 2 GiB; DCC tools nest a few levels).
+ */
+const MAX_DECODED_BYTES = 2 ** 31;
+const MAX_DEPTH = 256;
 
 const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
@@ -65,13 +72,14 @@ export function stringProperty(s: string): FbxProperty {
   return { type: "S", value: utf8Encoder.encode(s) };
 }
 
-/** Parses binary FBX (any version from 7.0; 7.5 and later use 64-bit offsets). */
+/** Parses binary FBX (any version from 7.0; 7.5 and later use 64-bit offsets). Throws on damaged or hostile files. */
 export function readFbxBinary(bytes: Uint8Array): FbxDocument {
   if (!isBinaryFbx(bytes)) throw new Error("fbx: not a binary FBX file");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(HEADER.length, true);
   const wide = version >= 7500;
   let at = HEADER.length + 4;
+  let decoded = 0;
   const fail = (msg: string): never => {
     throw new Error(`fbx: corrupt file at byte ${at}: ${msg}`);
   };
@@ -106,7 +114,7 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
         at += 4 + n;
         return { type, value: bytes.slice(at - n, at) };
       }
-      case "b": case "i": case "l": case "f": case "d": {
+      case "b": case "c": case "i": case "l": case "f": case "d": {
         need(12);
         const count = view.getUint32(at, true), encoding = view.getUint32(at + 4, true), size = view.getUint32(at + 8, true);
         at += 12;
@@ -114,8 +122,18 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
         const stored = bytes.subarray(at, at + size);
         at += size;
         const Type = ARRAY_TYPES[type];
-        const data = encoding === 1 ? inflateSync(stored) : encoding === 0 ? stored : fail(`unknown array encoding ${encoding}`);
-        if (data.length !== count * Type.BYTES_PER_ELEMENT) fail(`array of ${count} holds ${data.length} bytes`);
+        const length = count * Type.BYTES_PER_ELEMENT;
+        decoded += length;
+        if (decoded > MAX_DECODED_BYTES) fail(`arrays add up to more than ${MAX_DECODED_BYTES / 2 ** 30} GiB`);
+        let data: Uint8Array = stored;
+        if (encoding === 1) {
+          try {
+            data = inflateSync(stored, { maxOutputLength: Math.max(length, 1) });
+          } catch (e) {
+            fail(`array does not inflate to its ${length} bytes (${(e as Error).message})`);
+          }
+        } else if (encoding !== 0) fail(`unknown array encoding ${encoding}`);
+        if (data.length !== length) fail(`array of ${count} holds ${data.length} bytes`);
         return { type, value: new Type(copy(data)) } as FbxProperty;
       }
       default: return fail(`unknown property type ${JSON.stringify(type)}`);
@@ -123,7 +141,7 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
   };
 
   /** One node record, or null for the null record that ends a list. */
-  const node = (): FbxNode | null => {
+  const node = (depth: number): FbxNode | null => {
     const end = offset(), count = offset();
     offset(); // property list length: implied by the properties themselves
     need(1);
@@ -132,6 +150,7 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
       // Null record: all fields zero (the name length was its last byte).
       return null;
     }
+    if (depth > MAX_DEPTH) fail(`nodes nested more than ${MAX_DEPTH} deep`);
     need(nameLength);
     const name = Buffer.from(bytes.buffer, bytes.byteOffset + at, nameLength).toString("latin1");
     at += nameLength;
@@ -140,7 +159,7 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
     const children: FbxNode[] = [];
     if (end > bytes.length) fail(`node "${name}" ends beyond the file`);
     while (at < end) {
-      const child = node();
+      const child = node(depth + 1);
       if (child) children.push(child);
     }
     if (at !== end) fail(`node "${name}" overruns its end offset`);
@@ -149,15 +168,15 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
 
   const nodes: FbxNode[] = [];
   for (;;) {
-    const n = node();
+    const n = node(0);
     if (!n) break;
     nodes.push(n);
   }
   return { version, nodes };
 }
 
-/** One property's bytes after its type code. */
-function encodeProperty(p: FbxProperty): Uint8Array {
+/** One property's bytes after its type code; arrays over the threshold deflated if `compress`. */
+function encodeProperty(p: FbxProperty, compress: boolean): Uint8Array {
   switch (p.type) {
     case "Y": { const b = Buffer.alloc(2); b.writeInt16LE(p.value); return b; }
     case "C": return Uint8Array.of(p.value ? 1 : 0);
@@ -174,11 +193,11 @@ function encodeProperty(p: FbxProperty): Uint8Array {
     default: {
       const raw = new Uint8Array(p.value.buffer, p.value.byteOffset, p.value.byteLength);
       // Level 1: at a million triangles, higher levels double the time for a few percent of size.
-      const compress = raw.length > COMPRESS_ABOVE;
-      const body = compress ? deflateSync(raw, { level: 1 }) : raw;
+      const deflate = compress && raw.length > COMPRESS_ABOVE;
+      const body = deflate ? deflateSync(raw, { level: 1 }) : raw;
       const b = Buffer.alloc(12 + body.length);
       b.writeUInt32LE(p.value.length);
-      b.writeUInt32LE(compress ? 1 : 0, 4);
+      b.writeUInt32LE(deflate ? 1 : 0, 4);
       b.writeUInt32LE(body.length, 8);
       b.set(body, 12);
       return b;
@@ -188,9 +207,10 @@ function encodeProperty(p: FbxProperty): Uint8Array {
 
 /**
  * Writes a binary FBX file of `version` (7.4 uses 32-bit offsets; 7.5 and later 64-bit), with the
- * header, null records and footer laid out as the FBX SDK writes them.
+ * header, null records and footer laid out as the FBX SDK writes them. `compress: false` stores
+ * arrays raw, for files that are read straight back in memory.
  */
-export function writeFbxBinary(doc: FbxDocument): Uint8Array {
+export function writeFbxBinary(doc: FbxDocument, { compress = true } = {}): Uint8Array {
   const wide = doc.version >= 7500;
   const recordHead = wide ? 24 : 12;
   const sentinel = recordHead + 1;
@@ -200,7 +220,7 @@ export function writeFbxBinary(doc: FbxDocument): Uint8Array {
   const measure = (n: FbxNode, last: boolean): number => {
     const name = Buffer.from(n.name, "latin1");
     if (name.length > 255) throw new Error(`fbx: node name "${n.name.slice(0, 40)}…" is too long`);
-    const props = n.properties.map(encodeProperty);
+    const props = n.properties.map((p) => encodeProperty(p, compress));
     const propsLength = props.reduce((s, p) => s + 1 + p.length, 0);
     let size = recordHead + 1 + name.length + propsLength;
     n.children.forEach((c, i) => (size += measure(c, i === n.children.length - 1)));

@@ -85,11 +85,55 @@ describe("FBX geometry", () => {
     expect(Array.from(mesh.normals.subarray(0, 3))).toEqual([0, 0, 1]);
   });
 
-  it("refuses indices outside the arrays", () => {
-    const g = quadAndTriangle(layer("ByVertice", "Direct", [0, 0, 1]));
-    expect(() => readGeometry(g, "Q")).toThrow('fbx: geometry "Q": normal 1 of 1 referenced');
+  it("refuses vertex indices outside the vertex list, float index arrays and non-finite vertices", () => {
+    const g = quadAndTriangle(layer("ByVertice", "Direct", new Array(15).fill(0)));
     g.children[1] = node("PolygonVertexIndex", [ints(0, 1, ~9)]);
     expect(() => readGeometry(g, "Q")).toThrow('fbx: geometry "Q": polygon vertex 2 refers to vertex 9 of 5');
+    g.children[1] = node("PolygonVertexIndex", [doubles(0, 1, -2147483649)]);
+    expect(() => readGeometry(g, "Q")).toThrow("PolygonVertexIndex is not an int32 array");
+    g.children[1] = node("PolygonVertexIndex", [ints(0, 1, ~2)]);
+    g.children[0] = node("Vertices", [doubles(0, 0, 0, 1, NaN, 0, 1, 1, 0)]);
+    expect(() => readGeometry(g, "Q")).toThrow("vertex coordinates are not finite");
+  });
+
+  it.each([
+    ["an index out of range", layer("ByVertice", "IndexToDirect", [0, 0, 1], [0, 0, 0, 0, 5]), "normal of vertex 4 missing"],
+    ["a float index", [...layer("ByPolygonVertex", "IndexToDirect", [0, 0, 1]), node("NormalsIndex", [doubles(0, 0, 0, 0, 0, 0, 0)])], "normal layer has IndexToDirect but no int32 index"],
+    ["an edge mapping", layer("ByEdge", "Direct", [0, 0, 1]), 'normals mapped "ByEdge", which Kiln does not read'],
+  ])("computes normals instead when the layer has %s", (_what, normalLayer, why) => {
+    const { mesh, warnings } = readGeometry(quadAndTriangle(normalLayer), "Q");
+    expect(warnings).toEqual([`fbx: mesh "Q": ${why}; smooth normals computed`]);
+    expect(Array.from(mesh.normals.subarray(0, 3))).toEqual([0, 0, 1]);
+  });
+
+  it("triangulates concave polygons inside their outline, keeping their winding", () => {
+    /** Total area of the triangles, and the same counting clockwise ones negative. */
+    const areas = (mesh: { positions: Float32Array; indices: Uint32Array }) => {
+      let total = 0, signed = 0;
+      for (let t = 0; t < mesh.indices.length; t += 3) {
+        const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[t + k] * 3);
+        const p = mesh.positions;
+        const area = ((p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[b + 1] - p[a + 1]) * (p[c] - p[a])) / 2;
+        total += Math.abs(area);
+        signed += area;
+      }
+      return { total, signed };
+    };
+    const polygon = (xy: number[]) => node("Geometry", [], [
+      node("Vertices", [doubles(...xy.flatMap((v, k) => (k % 2 ? [v, 0] : [v])))]),
+      node("PolygonVertexIndex", [ints(...xy.filter((_, k) => k % 2 === 0).map((_, k, all) => (k === all.length - 1 ? ~k : k)))]),
+      node("LayerElementNormal", [], layer("AllSame", "Direct", [0, 0, 1])),
+    ]);
+    // A U of area 7 (3 × 3 minus its 1 × 2 notch), counter-clockwise: a fan from corner 0 would
+    // also cover the notch (total 11).
+    const u = readGeometry(polygon([0, 0, 3, 0, 3, 3, 2, 3, 2, 1, 1, 1, 1, 3, 0, 3]), "U").mesh;
+    expect(u.indices.length).toBe(18);
+    expect(areas(u)).toEqual({ total: expect.closeTo(7, 6), signed: expect.closeTo(7, 6) });
+    // A dart (concave quad) of area 1.5 whose reflex corner is the last: a fan from corner 0
+    // would give triangles of 3 and -1.5.
+    const dart = readGeometry(polygon([2, -1, 1, 2, 0, -1, 1, 0.5]), "Dart").mesh;
+    expect(dart.indices.length).toBe(6);
+    expect(areas(dart)).toEqual({ total: expect.closeTo(1.5, 6), signed: expect.closeTo(1.5, 6) });
   });
 
   it("bakes a model's geometric transform into its mesh, as FBXLoader does", async () => {

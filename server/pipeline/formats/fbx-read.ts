@@ -27,7 +27,7 @@ import {
   type SpotLight,
 } from "three";
 import { FBXLoader } from "three/examples/jsm/loaders/FBXLoader.js";
-import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type FbxNode } from "./fbx-binary";
+import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
 import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
@@ -130,7 +130,7 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     if (obj.isMesh) {
       const mesh = obj as Mesh;
       if ((mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh) warn(`fbx: mesh "${name}": skinning dropped`);
-      const found = separated ? separated.meshOf(obj.ID) : { key: mesh.geometry, load: () => loaderMesh(mesh.geometry, name, warn) };
+      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, load: () => loaderMesh(mesh.geometry, name, warn) };
       if (found) {
         let k = geometryIndex.get(found.key);
         if (k === undefined) geometryIndex.set(found.key, (k = out.meshes.push(found.load()) - 1));
@@ -179,55 +179,77 @@ function loaderMesh(geo: BufferGeometry, name: string, warn: (m: string) => void
 }
 
 /**
+ * An int64 id as FBXLoader's BinaryReader.getInt64 computes it (its negative branch masks with
+ * `& 0xFFFFFFFF`, which JavaScript evaluates to a signed int32, so some negative ids come out
+ * as other numbers). Models are matched to FBXLoader's objects by these numbers.
+ */
+export function loaderId(p: FbxProperty | undefined): number {
+  if (p?.type !== "L") return Number(p?.value);
+  let high = Number(BigInt.asUintN(64, p.value) >> 32n), low = Number(BigInt.asUintN(32, p.value));
+  if (high & 0x80000000) {
+    high = ~high & 0xffffffff;
+    low = ~low & 0xffffffff;
+    if (low === 0xffffffff) high = (high + 1) & 0xffffffff;
+    low = (low + 1) & 0xffffffff;
+    return -(high * 0x100000000 + low);
+  }
+  return high * 0x100000000 + low;
+}
+
+/**
  * Takes the mesh geometry out of a binary FBX: returns the file with every polygon mesh replaced
  * by a placeholder (for FBXLoader) and, per model id as FBXLoader reports it, the real mesh, with
  * the model's geometric transform baked in as FBXLoader would. Blend shapes index into the real
- * vertices, so they go too (with a warning).
+ * vertices, so they go too (with a warning), with every connection to them.
  */
 function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
   const doc = readFbxBinary(bytes);
   const top = (name: string) => doc.nodes.find((n) => n.name === name);
-  // FBXLoader turns int64 ids into numbers the same way (rounding beyond 2^53).
-  const id = (n: FbxNode) => Number(n.properties[0]?.value);
-  const objects = top("Objects");
+  const id = (n: FbxNode) => loaderId(n.properties[0]);
+  const objects = top("Objects"), connections = top("Connections");
   const geometries = new Map<number, FbxNode>(), models = new Map<number, FbxNode>(), parents = new Map<number, number[]>();
   for (const n of objects?.children ?? []) {
     if (n.name === "Geometry" && text(n.properties[2]) === "Mesh") geometries.set(id(n), n);
     if (n.name === "Model") models.set(id(n), n);
   }
-  for (const c of childrenNamed(top("Connections"), "C")) {
-    if (text(c.properties[0]) !== "OO") continue;
-    const [from, to] = [Number(c.properties[1]?.value), Number(c.properties[2]?.value)];
-    parents.set(from, [...(parents.get(from) ?? []), to]);
-  }
+  const links = childrenNamed(connections, "C").map((c) => ({ c, from: loaderId(c.properties[1]), to: loaderId(c.properties[2]) }));
+  for (const { c, from, to } of links) if (text(c.properties[0]) === "OO") parents.get(from)?.push(to) ?? parents.set(from, [to]);
   const geometryOf = new Map<number, number>();
   for (const [g] of geometries) for (const model of parents.get(g) ?? []) if (models.has(model)) geometryOf.set(model, g);
 
+  // Only geometry some model uses is read (FBXLoader skips the rest too); all of it is emptied.
+  const used = new Set(geometryOf.values());
   const meshes = new Map<number, InterchangeMesh>();
   for (const [g, node] of geometries) {
-    const name = objectName(node);
-    const read = readGeometry(node, name);
-    read.warnings.forEach(warn);
-    meshes.set(g, { name, ...read.mesh });
+    if (used.has(g)) {
+      const name = objectName(node);
+      const read = readGeometry(node, name);
+      read.warnings.forEach(warn);
+      meshes.set(g, { name, ...read.mesh });
+    }
     stubGeometry(node);
   }
   if (objects) {
-    const shape = (n: FbxNode) => (n.name === "Geometry" && text(n.properties[2]) === "Shape") || (n.name === "Deformer" && /^BlendShape/.test(text(n.properties[2])));
+    const isShape = (n: FbxNode) => (n.name === "Geometry" && text(n.properties[2]) === "Shape") || (n.name === "Deformer" && /^BlendShape/.test(text(n.properties[2])));
+    const removed = new Set(objects.children.filter(isShape).map(id));
     for (const n of objects.children.filter((n) => n.name === "Deformer" && text(n.properties[2]) === "BlendShape"))
       for (const g of parents.get(id(n)) ?? []) if (meshes.has(g)) warn(`fbx: mesh "${meshes.get(g)!.name}": morph targets dropped`);
-    objects.children = objects.children.filter((n) => !shape(n));
+    objects.children = objects.children.filter((n) => !removed.has(id(n)));
+    const dangling = new Set(links.filter((l) => removed.has(l.from) || removed.has(l.to)).map((l) => l.c));
+    if (connections) connections.children = connections.children.filter((c) => !dangling.has(c));
   }
   return {
-    file: writeFbxBinary(doc),
-    /** The mesh of a model (by FBXLoader's ID), keyed for sharing between models. */
-    meshOf(model: number | undefined) {
+    // Read straight back by FBXLoader, so not worth compressing.
+    file: writeFbxBinary(doc, { compress: false }),
+    /** The mesh of a model (by FBXLoader's ID), keyed so models with the same geometry and transform share it. */
+    meshOf(model: number | undefined, modelName: string) {
       const g = model === undefined ? undefined : geometryOf.get(model);
       if (g === undefined) return undefined;
+      const found = meshes.get(g)!;
+      const mesh = { ...found, name: found.name || modelName };
       const transform = geometricTransform(models.get(model!)!);
-      const mesh = meshes.get(g)!;
-      return transform
-        ? { key: `${g}/${model}`, load: () => ({ name: mesh.name, ...transformGeometry(mesh, transform) }) }
-        : { key: g, load: () => mesh };
+      if (!transform) return { key: g, load: () => mesh };
+      return { key: `${g}/${transform.elements.join(",")}`, load: () => ({ name: mesh.name, ...transformGeometry(mesh, transform) }) };
     },
   };
 }

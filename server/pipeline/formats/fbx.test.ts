@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Vector3, type Object3D } from "three";
-import { decodeFbx, loadFbx } from "./fbx-read";
+import { decodeFbx, loadFbx, loaderId } from "./fbx-read";
+import { readFbxBinary, text, writeFbxBinary } from "./fbx-binary";
 import { encodeFbx } from "./fbx";
 import { worldMatrices, type InterchangeScene } from "./interchange";
 import { axisAngle, fixtureScene } from "../../../tests/fixtures/formats/scene";
@@ -108,6 +109,23 @@ describe("FBX binary format", () => {
       animations: [{ node: 0, times: [0, 1, 2, 3], rotations: [yaw(45), yaw(90), yaw(200), yaw(300)] }],
     };
     const { dec } = await roundTrip(src);
+    expectRoundTrip(src, dec.scene, all);
+  });
+
+  it("finds each model's geometry by the ids FBXLoader computes, negative ids included", async () => {
+    const src = fixtureScene();
+    const doc = readFbxBinary((await encodeFbx(src, "ids")).files[0].bytes);
+    // Give the two mesh models ids whose FBXLoader numbers are not Number(id).
+    const objects = doc.nodes.find((n) => n.name === "Objects")!.children;
+    const models = objects.filter((n) => n.name === "Model" && text(n.properties[2]) === "Mesh");
+    expect(models.length).toBe(2);
+    const renamed = new Map(models.map((m, k) => [m.properties[0].value as bigint, k ? -(2n ** 40n) + 7n : -3_000_000_000n]));
+    for (const n of [...objects, ...doc.nodes.find((n) => n.name === "Connections")!.children])
+      for (const p of n.properties) if (p.type === "L" && renamed.has(p.value)) p.value = renamed.get(p.value)!;
+    expect(loaderId({ type: "L", value: -3_000_000_000n })).toBe(1294967296);
+    expect(loaderId({ type: "L", value: -(2n ** 40n) + 7n })).toBe(-1095216660473);
+    const dec = await decodeFbx(new Map([["ids.fbx", writeFbxBinary(doc)]]), "ids.fbx");
+    expect(dec.warnings).toEqual([]);
     expectRoundTrip(src, dec.scene, all);
   });
 

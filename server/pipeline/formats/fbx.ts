@@ -211,5 +211,7 @@ function fillGeometry(bytes: Uint8Array, scene: InterchangeScene): Uint8Array {
     setGeometry(geometry, scene.meshes[k]);
     filled.add(k);
   }
+  const unfilled = scene.nodes.find((n) => n.mesh !== undefined && !filled.has(n.mesh));
+  if (unfilled) throw new Error(`fbx: exporter wrote no geometry for node "${unfilled.name}"`);
   return writeFbxBinary(doc);
 }
