@@ -87,5 +87,9 @@ describe("binary FBX codec", () => {
     const at = Buffer.from(broken).indexOf(Buffer.from("Arrays", "latin1")) + "Arrays".length;
     broken[at] = "Q".charCodeAt(0);
     expect(() => readFbxBinary(broken)).toThrow(/unknown property type "Q"/);
+    // A node claiming 20 million properties is refused before any is read.
+    const claims = bytes.slice();
+    new DataView(claims.buffer).setUint32(27 + 4, 20_000_000, true); // first node: end offset, then property count
+    expect(() => readFbxBinary(claims)).toThrow(/more than 10000000 nodes and properties/);
   });
 });

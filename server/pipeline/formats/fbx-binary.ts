@@ -53,6 +53,8 @@ const ARRAY_TYPES = { b: Uint8Array, c: Uint8Array, i: Int32Array, l: BigInt64Ar
  */
 const MAX_DECODED_BYTES = 2 ** 31;
 const MAX_DEPTH = 256;
+/** Nodes plus properties: each costs a JS object of tens of bytes, from as little as 2 bytes of file. */
+const MAX_ITEMS = 10_000_000;
 
 const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
@@ -79,7 +81,7 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
   const version = view.getUint32(HEADER.length, true);
   const wide = version >= 7500;
   let at = HEADER.length + 4;
-  let decoded = 0;
+  let decoded = 0, items = 0;
   const fail = (msg: string): never => {
     throw new Error(`fbx: corrupt file at byte ${at}: ${msg}`);
   };
@@ -151,6 +153,8 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
       return null;
     }
     if (depth > MAX_DEPTH) fail(`nodes nested more than ${MAX_DEPTH} deep`);
+    items += 1 + count;
+    if (items > MAX_ITEMS) fail(`more than ${MAX_ITEMS} nodes and properties`);
     need(nameLength);
     const name = Buffer.from(bytes.buffer, bytes.byteOffset + at, nameLength).toString("latin1");
     at += nameLength;

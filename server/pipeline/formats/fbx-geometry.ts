@@ -68,6 +68,9 @@ function droppedLayers(geometry: FbxNode): string[] {
   return [...uv, ...color];
 }
 
+/** Triangles one geometry may have: 16.7 million, so its arrays stay within a few gigabytes. */
+const MAX_TRIANGLES = 2 ** 24;
+
 /** Corner offsets (within a polygon) of its triangles, written to `emit`. */
 type Emit = (a: number, b: number, c: number) => void;
 
@@ -130,6 +133,7 @@ export function readGeometry(geometry: FbxNode, name: string): { mesh: Geometry;
     size++;
     if (polygons[k] < 0) (bound += Math.max(0, size - 2), (size = 0));
   }
+  if (bound > MAX_TRIANGLES) bad(`more than ${MAX_TRIANGLES} triangles`);
   const cornerVertex = new Uint32Array(bound * 3), cornerPolygonVertex = new Uint32Array(bound * 3), trianglePolygon = new Uint32Array(bound);
   let t = 0, polygon = 0, start = 0, degenerate = false;
   const corners: number[] = [];
