@@ -129,6 +129,53 @@ describe("FBX binary format", () => {
     expectRoundTrip(src, dec.scene, all);
   });
 
+  it("reads ASCII FBX through FBXLoader alone", async () => {
+    const ascii = `; FBX 7.4.0 project file
+FBXHeaderExtension:  {
+	FBXHeaderVersion: 1003
+	FBXVersion: 7400
+}
+GlobalSettings:  {
+	Version: 1000
+	Properties70:  {
+		P: "UnitScaleFactor", "double", "Number", "",100
+	}
+}
+Objects:  {
+	Geometry: 10, "Geometry::Tri", "Mesh" {
+		Vertices: *9 {
+			a: 0,0,0,1,0,0,0,1,0
+		}
+		PolygonVertexIndex: *3 {
+			a: 0,1,-3
+		}
+		LayerElementNormal: 0 {
+			Version: 101
+			MappingInformationType: "ByPolygonVertex"
+			ReferenceInformationType: "Direct"
+			Normals: *9 {
+				a: 0,0,1,0,0,1,0,0,1
+			}
+		}
+	}
+	Model: 20, "Model::Tri", "Mesh" {
+		Version: 232
+		Properties70:  {
+			P: "Lcl Translation", "Lcl Translation", "", "A",0,2,0
+		}
+	}
+}
+Connections:  {
+	C: "OO",20,0
+	C: "OO",10,20
+}
+`;
+    const dec = await decodeFbx(new Map([["tri.fbx", new TextEncoder().encode(ascii)]]), "tri.fbx");
+    expect(dec.scene.nodes.map((n) => [n.name, n.translation[1], n.mesh])).toEqual([["Tri", expect.closeTo(2, 9), 0]]);
+    expect(dec.scene.meshes[0].indices.length).toBe(3);
+    expect(Array.from(dec.scene.meshes[0].normals.subarray(0, 3))).toEqual([0, 0, 1]);
+  });
+
   it("writes a file assimp can read", async (ctx) => {
     const enc = await encodeFbx(fixtureScene(), "fixture");
     const dir = mkdtempSync(join(tmpdir(), "kiln-fbx-"));
