@@ -204,7 +204,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
 function fillGeometry(bytes: Uint8Array, scene: InterchangeScene): Uint8Array {
   const doc = readFbxBinary(bytes);
   const filled = new Set<number>();
-  for (const geometry of childrenNamed(child({ name: "", properties: [], children: doc.nodes }, "Objects"), "Geometry")) {
+  for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
     if (text(geometry.properties[2]) !== "Mesh") continue;
     const k = numbers(child(geometry, "Vertices"))?.[0];
     if (k === undefined || !scene.meshes[k] || filled.has(k)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
