@@ -232,6 +232,12 @@ def mesh_ref(mesh, verify=True):
     """What an object record's geometry fields are: (primitive, mesh) where mesh may be "blob:KEY"."""
     fp = mesh.get("kiln_fp")
     intact = fp is not None and (not verify or fp == meshes.fingerprint(mesh))
+    if fp is not None and not intact:
+        # Edited geometry is new geometry for good: drop the stale tags, so that later scans
+        # (which skip the fingerprint) do not take it for the primitive again.
+        for key in ("kiln_fp", "kiln_primitive", "kiln_mesh"):
+            if key in mesh:
+                del mesh[key]
     if intact and mesh.get("kiln_primitive") in meshes.PRIMITIVES:
         return mesh["kiln_primitive"], None
     if intact and isinstance(mesh.get("kiln_mesh"), str):

@@ -17,6 +17,7 @@ import select
 import socket
 import ssl
 import struct
+import time
 import urllib.parse
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -66,6 +67,7 @@ class WebSocket:
         self._frag_len = 0
         self.closed = False
         self.close_code = None
+        self.last_activity = 0.0  # monotonic time of the last bytes from the peer (pings count)
 
     # -- connecting ---------------------------------------------------------------------------
 
@@ -212,6 +214,7 @@ class WebSocket:
                 self._dead()
                 raise WSError("Kiln closed the connection")
             self._buf += chunk
+            self.last_activity = time.monotonic()
             # Drain what is already buffered without waiting again.
             ready, _, _ = select.select([self.sock], [], [], 0)
             if isinstance(self.sock, ssl.SSLSocket) and self.sock.pending():
