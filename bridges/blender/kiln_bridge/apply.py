@@ -14,7 +14,7 @@ import math
 import bpy
 
 from . import meshes, records
-from .names import kiln_name, set_kiln_name
+from .names import kiln_name, material_id, object_id, scene_id, set_kiln_name
 from .validate import Refused, record as check_record
 
 
@@ -29,6 +29,10 @@ class World:
             for o in records.scene_objects(s):
                 self.objects[(sname, kiln_name(o))] = o
         self._meshes = None
+        # Record id -> Kiln key, so that a change finds its datablock in O(1).
+        self.by_id = {scene_id(n): n for n in self.scenes}
+        self.by_id.update((material_id(n), n) for n in self.materials)
+        self.by_id.update((object_id(*k), k) for k in self.objects)
 
     def mesh_tagged(self, mesh_id):
         if self._meshes is None:
@@ -125,15 +129,12 @@ def check(changes, blobs, world):
 
 def _key_of_id(rid, world):
     """The Kiln key (name, or (scene, name)) an existing id refers to, or None if Blender has none."""
-    from .names import material_id, object_id, scene_id
+    key = world.by_id.get(rid)
+    if key is None:
+        return None
     kind = rid.split("/", 1)[0]
-    if kind == "scene":
-        return next((n for n in world.scenes if scene_id(n) == rid), None)
-    if kind == "material":
-        return next((n for n in world.materials if material_id(n) == rid), None)
-    if kind == "object":
-        return next((k for k in world.objects if object_id(*k) == rid), None)
-    return None
+    table = world.scenes if kind == "scene" else world.materials if kind == "material" else world.objects
+    return key if key in table else None
 
 
 # -- applying ------------------------------------------------------------------------------------
@@ -286,6 +287,7 @@ def upsert_scene(run, rec):
         s = bpy.data.scenes.new(rec["name"])
         set_kiln_name(s, rec["name"])
         w.scenes[rec["name"]] = s
+        w.by_id[rec["id"]] = rec["name"]
         run.created.append(s)
     set_camera(s, rec["camera"])
 
@@ -344,6 +346,7 @@ def upsert_material(run, rec):
         m.use_nodes = True
         m.use_fake_user = True  # a Kiln material exists unused too; Blender drops 0-user data on save
         w.materials[rec["name"]] = m
+        w.by_id[rec["id"]] = rec["name"]
         run.created.append(m)
     if records.same(records.material_record(m), rec):
         return
@@ -385,6 +388,7 @@ def upsert_object(run, rec):
         scene.collection.objects.link(obj)
         set_kiln_name(obj, rec["name"])
         w.objects[key] = obj
+        w.by_id[rec["id"]] = key
         run.created.append(obj)
         for c in children:
             c.parent = obj

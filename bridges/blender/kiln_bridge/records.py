@@ -39,6 +39,8 @@ def fps(scene):
 
 def same(a, b):
     """Records equal to 1e-5 (relative above 1), as the protocol compares them."""
+    if a == b:  # the common case, decided in C; only differing values need the tolerance
+        return True
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):

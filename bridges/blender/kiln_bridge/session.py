@@ -341,11 +341,17 @@ class Session:
     def _observe(self, force=False):
         obs = self.observer
         now = time.monotonic()
-        if not force and not obs.due(now):
+        if force:
+            # Before Kiln's apply: take in what the depsgraph already reported, without paying
+            # for a full scan on every request (the periodic one finds the rest).
+            mode = "full" if obs.other else ("objects" if obs.objects else None)
+        else:
+            mode = obs.due(now)
+        if mode is None:
             return
         if self.state == "hello":
             return  # the hello carried the scene; the welcome decides the baseline
-        changed, deleted = obs.scan(now)
+        changed, deleted = obs.scan(now, mode)
         if not changed and not deleted:
             return
         if self.state != "live":
