@@ -32,6 +32,8 @@ export class LiveApps {
   private sessions = new Map<AppId, BridgeSession>();
   /** Apps whose connection dropped without a goodbye: their tools answer 503 until they are back. */
   private dropped = new Map<AppId, Date>();
+  /** Apps whose connection is between its hello and becoming live. */
+  private connecting = new Set<AppId>();
 
   constructor(private workspace: Workspace, readonly credentials: BridgeCredentials) {
     workspace.hooks.mirror = (changes, info) => this.mirror(changes, info.kind, info.tool, info.origin);
@@ -71,7 +73,7 @@ export class LiveApps {
     }
     if (hello.protocol !== PROTOCOL_VERSION)
       return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}.`);
-    if (this.sessions.has(hello.app))
+    if (this.sessions.has(hello.app) || this.connecting.has(hello.app))
       return this.refuse(session, "APP_ALREADY_CONNECTED", `A live ${hello.app} is already connected to this project.`);
     let records: SceneEntity[];
     try {
@@ -80,19 +82,21 @@ export class LiveApps {
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
 
-    this.sessions.set(hello.app, session);
-    this.dropped.delete(hello.app);
+    this.connecting.add(hello.app);
     session.onClose = (bye) => this.closed(session, bye);
     session.onEdit = (edit, editBlobs) => this.takeEdit(session, edit, editBlobs);
     session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS });
-    await this.workspace.note("bridge", "live_connect", hello.app, {
+    const noted = this.workspace.note("bridge", "live_connect", hello.app, {
       app_version: hello.app_version, instance: hello.instance, file: hello.file, session: session.id,
     }).catch(() => undefined);
     try {
       await this.reconcile(session, records);
+      await noted;
     } catch (e) {
       console.error(`kiln: could not reconcile the live ${hello.app}: ${(e as Error).message}`);
       session.close(1011, "reconciliation failed");
+    } finally {
+      this.connecting.delete(hello.app);
     }
   }
 
@@ -122,15 +126,25 @@ export class LiveApps {
     const { hello } = session;
     const known = hello.stamp?.project === this.credentials.project;
     const adopt = !known && hello.file !== "";
+    // The session becomes live in turn with every other change: what was planned before it is in
+    // `records` or pushed below; what is planned after it is mirrored to it.
+    const register = () => {
+      if (!session.open) return;
+      this.sessions.set(hello.app, session);
+      this.dropped.delete(hello.app);
+    };
     if (adopt || (known && hello.dirty)) {
       const tool = adopt ? "live_adopt" : "live_edit";
       await this.workspace.execute(
         { tool, app: hello.app, params: { records, replace: true } },
-        { kind: "live", origin: session, loggedParams: { source: hello.app, instance: hello.instance, file: hello.file, records: records.length, replace: true } },
+        { kind: "live", origin: session, onTurn: register, loggedParams: { source: hello.app, instance: hello.instance, file: hello.file, records: records.length, replace: true } },
       );
       return;
     }
-    await this.workspace.exclusive(() => this.pushDiff(session, records));
+    await this.workspace.exclusive(async () => {
+      register();
+      await this.pushDiff(session, records);
+    });
   }
 
   /** Sends the app whatever differs between `appRecords` (what it has) and Kiln's state. */

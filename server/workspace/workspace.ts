@@ -43,7 +43,13 @@ export interface MirrorInfo {
  * How an operation is logged: its kind ("tool" unless said), for hand edits their source, and the
  * params to log when the planned ones are too bulky to keep twice (the changes hold the records).
  */
-export interface ExecuteOptions { kind?: string; origin?: unknown; loggedParams?: Record<string, unknown> }
+export interface ExecuteOptions {
+  kind?: string;
+  origin?: unknown;
+  loggedParams?: Record<string, unknown>;
+  /** Runs in turn, just before the operation is planned (a live app registering exactly there). */
+  onTurn?: () => void;
+}
 
 export interface AppliedOperation { seq: number; changes: Change[]; result: unknown }
 
@@ -89,6 +95,7 @@ export class Workspace {
   async execute(op: Operation, opts: ExecuteOptions = {}): Promise<AppliedOperation> {
     const kind = opts.kind ?? "tool";
     const { applied, durable } = await this.inTurn(async () => {
+      opts.onTurn?.();
       const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
       const outcome = applyOperation(this.stateMap, op);
       await this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin });

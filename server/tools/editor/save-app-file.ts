@@ -1,4 +1,5 @@
 /** save_app_file: the live application saves its own file (File > Save, or Save As with a path). */
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { conflict, invalid } from "../../errors";
@@ -32,6 +33,7 @@ export const saveAppFile = defineTool({
         throw invalid("INVALID_PARAMS", "path must stay inside the project folder.", { fields: [{ path: "path", message: "must stay inside the project folder" }] });
       if (path.extname(target).toLowerCase() !== EXTENSIONS[input.app])
         throw invalid("INVALID_PARAMS", `A ${input.app} file ends in ${EXTENSIONS[input.app]}.`, { fields: [{ path: "path", message: `must end in ${EXTENSIONS[input.app]}` }] });
+      await mkdir(path.dirname(target), { recursive: true });
     }
     const { result } = await kiln.live.request(input.app, "save", target ? { path: target } : {});
     const file = (result as { file?: unknown }).file;

@@ -45,6 +45,12 @@ def artist2(_cmd):
     return {}
 
 
+def nudge(_cmd):
+    """One hand edit: move the first object named Nudged along X."""
+    bpy.data.objects["Nudged"].location.x += 1.0
+    return {"x": bpy.data.objects["Nudged"].location.x}
+
+
 def dump(_cmd):
     return {"objects": bpy_view(), "records": kiln_bridge.records.dump(verify_mesh=False)}
 
@@ -54,7 +60,7 @@ def status(_cmd):
     return {"state": getattr(s, "state", None), "pid": os.getpid()}
 
 
-COMMANDS = {"artist5": artist5, "artist2": artist2, "dump": dump, "status": status}
+COMMANDS = {"artist5": artist5, "artist2": artist2, "nudge": nudge, "dump": dump, "status": status}
 
 
 def tick():
