@@ -137,6 +137,12 @@ class Session:
             self._retry_later(error)
 
     def _send_hello(self):
+        # Edits made since the last scan, while disconnected, are offline edits: the hello must say
+        # dirty, or Kiln would push its state over them.
+        changed, deleted = self.observer.scan(mode="full")
+        if changed or deleted:
+            self.observer.agree(changed, deleted)
+            stamp.write(dirty=True)
         recs = records.dump(verify_mesh=True)
         # Every non-primitive mesh travels as a blob in the hello: Kiln may not have it (a file
         # it has never seen), and the blob's KEY is its mesh id when the bridge knows one.

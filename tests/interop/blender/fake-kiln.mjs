@@ -3,6 +3,7 @@
 // save/export, hand edits, reconnection and the background loop without the Kiln service.
 //
 //   node tests/interop/blender/fake-kiln.mjs        (exit 0 when every check passes)
+//   KILN_FAKE_UI=1 node tests/interop/blender/fake-kiln.mjs   (Blender with its UI, needs xvfb-run)
 //
 // The real interop tests (vitest, against the running service) live in tests/interop/*.test.ts.
 import { spawn, spawnSync } from "node:child_process";
@@ -87,7 +88,11 @@ const obj = (scene, name, extra) => ({
 
 const port = await freePort();
 const url = `ws://127.0.0.1:${port}/bridge`;
-const blender = spawn("blender", ["-b", "--factory-startup", "--python", join(ROOT, "tests/interop/blender/artist.py"),
+// KILN_FAKE_UI=1 runs Blender with its UI (under xvfb-run) instead of -b: timers drive the bridge.
+const ui = process.env.KILN_FAKE_UI === "1";
+// (A small 24-bit screen and window: software GL redraws of a big one make UI timers crawl.)
+const command = ui ? ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", "blender", "-p", "0", "0", "800", "600"] : ["blender", "-b"];
+const blender = spawn(command[0], [...command.slice(1), "--factory-startup", "--python", join(ROOT, "tests/interop/blender/artist.py"),
   "--python", join(ROOT, "bridges/blender/start.py"), "--", "--url", url, "--token", TOKEN, "--max-backoff", "1"],
   { stdio: ["ignore", "inherit", "pipe"] });
 let exited = null;
