@@ -1,4 +1,5 @@
 /** `/`: the service's status and its tool catalogue, for people. */
+import type { LiveStatus } from "@/server/bridges/live-apps";
 import { headers } from "next/headers";
 import { catalogue, type CatalogueEntry } from "@/server/api/catalogue";
 import { checkOrigin } from "@/server/api/security";
@@ -43,7 +44,7 @@ export default async function Home() {
         </section>
         {APPS.map((app) => (
           <section className="card" key={app}>
-            <h3>{app} <span className="muted">(embedded scene)</span></h3>
+            <h3>{app} <span className="muted">({describeConnection(kiln.live.status(app))})</span></h3>
             <dl className="kv">
               {listScenes(state, app).map((s) => (
                 <><dt key={`${s.name}-k`}>{s.name}</dt><dd key={`${s.name}-v`}>{sceneObjects(state, s).length} objects</dd></>
@@ -71,4 +72,12 @@ export default async function Home() {
       ))}
     </main>
   );
+}
+
+/** How an app's scene is held, for people: embedded, or the live application and since when. */
+function describeConnection(s: LiveStatus): string {
+  if (s.connection === "live" && s.live)
+    return `live: ${s.live.app_version}${s.live.file ? `, ${s.live.file}` : ", unsaved file"}, since ${new Date(s.live.since).toLocaleTimeString("en-GB")}`;
+  if (s.connection === "disconnected") return `live application disconnected since ${new Date(s.disconnected_since!).toLocaleTimeString("en-GB")}`;
+  return "embedded scene";
 }

@@ -40,13 +40,23 @@ async function serve() {
   await app.prepare();
   const server = createServer((req, res) => handle(req, res));
   server.keepAliveTimeout = 65_000;
+  // Live applications connect over a WebSocket on this same port (docs/bridges.md). The endpoint is
+  // TypeScript loaded through tsx; it shares the running Kiln through globalThis (server/runtime.ts).
+  const { tsImport } = await import("tsx/esm/api");
+  const { attachBridgeEndpoint } = await tsImport(pathToFileURL(join(root, "server/bridges/endpoint.ts")).href, import.meta.url);
+  const closeBridges = attachBridgeEndpoint(server);
   server.listen(port, host, () => {
     const address = server.address();
     const shown = typeof address === "object" && address ? address.port : port;
     console.log(`kiln: serving http://${host.includes(":") ? `[${host}]` : host}:${shown} (project ${process.cwd()})`);
     writeServiceFile(shown);
   });
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    closeBridges();
+    server.close(() => process.exit(0));
+    // Keep-alive and bridge sockets must not hold the process after the answers in flight.
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

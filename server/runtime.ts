@@ -13,6 +13,8 @@ import { ObjectStore } from "./versioning/object-store";
 import { VersionControl } from "./versioning/version-control";
 import type { Workspace } from "./workspace/workspace";
 import { Transactions } from "./transactions/transactions";
+import { loadBridgeCredentials } from "./bridges/credentials";
+import { LiveApps } from "./bridges/live-apps";
 
 export interface Kiln {
   config: KilnConfig;
@@ -20,6 +22,8 @@ export interface Kiln {
   workspace: Workspace;
   versions: VersionControl;
   transactions: Transactions;
+  /** Live applications connected through the bridge (server/bridges). */
+  live: LiveApps;
   /** Where screenshots are written (under the project's .kiln folder). */
   screenshotsDir: string;
   startedAt: Date;
@@ -46,7 +50,8 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   versions.transactionOpen = () => transactions.isOpen;
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
-  return { config, db, workspace, versions, transactions, screenshotsDir, startedAt: new Date() };
+  const live = new LiveApps(workspace, loadBridgeCredentials(config.home));
+  return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date() };
 }
 
 /** The process-wide Kiln, started on first use. */
@@ -65,6 +70,7 @@ export async function stopKiln(): Promise<void> {
   const kiln = await holder[KEY];
   delete holder[KEY];
   if (!kiln) return;
+  kiln.live.closeAll();
   await kiln.workspace.flush();
   await kiln.db.$disconnect();
 }

@@ -7,6 +7,9 @@ export const USAGE = `Usage:
   kiln --run-recipe <file> [--var name=value]... [--json] [--server <url>]
                                          run a recipe file; exit 0 succeeded, 1 a step failed, 2 invalid
   kiln mcp                               serve the tools over MCP on stdin/stdout
+  kiln blender [--background] [--script FILE]... [FILE.blend]
+                                         start Blender connected live to this project
+  kiln bridge-token                      print the token live applications connect with
   kiln --help                            this text
 
 Environment: PORT, HOST, KILN_HOME, DATABASE_URL, KILN_TOKEN (see README.md).`;
@@ -24,6 +27,14 @@ export async function main(args: string[]): Promise<number> {
   if (args[0] === "mcp") {
     const { mcpCommand } = await import("./mcp");
     return mcpCommand(args.slice(1));
+  }
+  if (args[0] === "blender") {
+    const { blenderCommand } = await import("./blender");
+    return blenderCommand(args.slice(1));
+  }
+  if (args[0] === "bridge-token") {
+    const { bridgeTokenCommand } = await import("./blender");
+    return bridgeTokenCommand();
   }
   console.error(`kiln: unknown command "${args.join(" ")}"\n\n${USAGE}`);
   return 2;

@@ -52,7 +52,7 @@ export async function pipelineStatus(kiln: Kiln, limit = RECENT_DEFAULT) {
   const apps = APPS.map((app) => {
     const active = getApp(state, app).activeScene;
     return {
-      app, connection: "embedded" as const, active_scene: active, scenes: listScenes(state, app).length,
+      app, ...kiln.live.status(app), active_scene: active, scenes: listScenes(state, app).length,
       objects: sceneObjects(state, getScene(state, app, active)).length, targets: targetsOf(app),
     };
   });

@@ -17,6 +17,8 @@ import { decode, encode, type TransferFormat } from "./formats";
 import { addImport, type ImportSummary } from "./importing";
 import { checkTransfer } from "./paths";
 import { activeTransfers } from "./registry";
+import { exportFromLiveApp, exportsItself } from "./live-export";
+import { mkdir } from "node:fs/promises";
 
 export interface TransferRequest {
   source_app: AppId;
@@ -73,13 +75,25 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
     return ms;
   };
   try {
+    const dir = path.join(assetsDir(kiln.config.home), id);
+    // Kiln's records describe the asset either way; a live app writes the file with its own exporter.
     const exported = exportFound(kiln.workspace.state, asset, { applyModifiers: options.apply_modifiers, includeAnimations: options.include_animations });
     const tExport = lap();
-    const encoded = await encode(format, exported.scene, fileStem(asset.root.name));
-    const tEncode = lap();
-    progress.stage = "writing";
-    written = await writeFiles(path.join(assetsDir(kiln.config.home), id), encoded.files);
-    const tWrite = lap();
+    let encodedWarnings: string[];
+    let tEncode: number, tWrite: number;
+    if (exportsItself(kiln, req.source_app, format)) {
+      await mkdir(dir, { recursive: true });
+      ({ written, warnings: encodedWarnings } = await exportFromLiveApp(kiln, req.source_app, asset, format, req.target_app, dir, fileStem(asset.root.name), options));
+      tEncode = lap(); // the app encodes and writes in one step
+      tWrite = 0;
+    } else {
+      const encoded = await encode(format, exported.scene, fileStem(asset.root.name));
+      encodedWarnings = encoded.warnings;
+      tEncode = lap();
+      progress.stage = "writing";
+      written = await writeFiles(dir, encoded.files);
+      tWrite = lap();
+    }
     progress.stage = "importing";
     // The target's objects come from the file on disk, not from the bytes still in memory.
     const files = await readFiles(written.map((f) => f.path));
@@ -90,7 +104,7 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
       transfer_id: id, ...base, file: written[0].path,
     });
     const timings = { export: tExport, encode: tEncode, write: tWrite, read: tRead, decode: tDecode, import: lap() };
-    const warnings = unique([...exported.warnings, ...encoded.warnings, ...decoded.warnings, ...imported.warnings]);
+    const warnings = unique([...exported.warnings, ...encodedWarnings, ...decoded.warnings, ...imported.warnings]);
     const result: TransferResult = {
       transfer_id: id, status: "succeeded", ...base, options, file: written[0], side_files: written.slice(1),
       exported: { objects: exported.objects, triangles: exported.triangles }, imported: imported.summary, warnings,

@@ -6,6 +6,7 @@ import { invalid } from "../errors";
 import * as ops from "./operations";
 import { addModifier, setKeyframe } from "./operations-animation";
 import { importRecords } from "./operations-import";
+import { syncRecords } from "./operations-sync";
 import type { Operation, OperationOutcome, SceneState } from "./types";
 
 // Each entry takes already-validated params (see server/tools); `app` comes from the operation.
@@ -24,6 +25,9 @@ const OPERATIONS: Record<string, (state: SceneState, params: any) => OperationOu
   // Both pipeline tools add a converted asset through the same atomic import (one log entry each).
   transfer_asset: importRecords,
   import_asset: importRecords,
+  // What a live application reports (server/bridges): a hand edit, or its whole scene on connect.
+  live_edit: syncRecords,
+  live_adopt: syncRecords,
 };
 
 /** Whether the scene core knows how to apply this tool's operation. */

@@ -7,6 +7,7 @@ import { createGameObject, createLight, deleteObject, setTransform } from "./edi
 import { getSceneTool, listObjects } from "./editor/reading";
 import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
 import { takeScreenshot } from "./editor/take-screenshot";
+import { saveAppFile } from "./editor/save-app-file";
 import { addModifier, setKeyframe } from "./editor/animation";
 import { getPipelineStatus, importAsset, listTransferableAssetsTool, transferAssetTool } from "./pipeline";
 import { RECIPE_TOOLS } from "./recipes";
@@ -31,6 +32,7 @@ export const TOOLS = [
   deleteObject,
   setKeyframe,
   addModifier,
+  saveAppFile,
   saveVersion,
   listVersions,
   restoreVersion,

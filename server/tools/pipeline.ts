@@ -72,11 +72,15 @@ export const getPipelineStatus = defineTool({
   name: "get_pipeline_status",
   group: "pipeline",
   access: "read",
-  description: "The apps (embedded scenes), the transfer path table, transfers in progress and the recent ones with outcome and duration.",
+  description: "The apps (embedded scene, or a live application connected through the bridge), the transfer path table, transfers in progress and the recent ones with outcome and duration.",
   input: z.strictObject({ limit: num(z.number().int().min(1).max(RECENT_MAX)).default(RECENT_DEFAULT).describe("How many recent transfers to list.") }),
   output: z.object({
     apps: z.array(z.object({
-      app: appOut, connection: z.literal("embedded"), active_scene: z.string(), scenes: z.number(), objects: z.number(), targets: formatsByTarget,
+      app: appOut,
+      connection: z.enum(["embedded", "live", "disconnected"]).describe("live: a running application is connected (docs/bridges.md); disconnected: it was and dropped, so its editor tools answer 503 until it is back."),
+      live: z.object({ app_version: z.string(), file: z.string(), instance: z.string(), since: z.string(), session: z.string() }).optional(),
+      disconnected_since: z.string().optional(),
+      active_scene: z.string(), scenes: z.number(), objects: z.number(), targets: formatsByTarget,
     })),
     paths: z.array(pathOut),
     in_progress: z.array(z.object({ transfer_id: z.string(), source_app: z.string(), target_app: z.string(), asset: z.string(), format: z.string(), started_at: z.string(), stage: z.string() })),

@@ -182,7 +182,14 @@ export class VersionControl {
       const target = await this.branchRow(name);
       if (name !== this.ws.branch) {
         const { state, dirty } = await loadBranchState({ db: this.db }, this.store, name, target.workRoot, target.workSeq);
-        await this.db.setting.upsert({ where: { key: CURRENT_BRANCH_KEY }, create: { key: CURRENT_BRANCH_KEY, value: name }, update: { value: name } });
+        // Live applications follow first: if one refuses, nothing has changed yet.
+        await this.ws.mirrorState(state);
+        try {
+          await this.db.setting.upsert({ where: { key: CURRENT_BRANCH_KEY }, create: { key: CURRENT_BRANCH_KEY, value: name }, update: { value: name } });
+        } catch (e) {
+          await this.ws.mirrorState(this.ws.state, state).catch(() => undefined);
+          throw e;
+        }
         this.ws.replaceState(name, state, target.workRoot, dirty);
       }
       const versions = await this.db.version.count({ where: { branch: name } });

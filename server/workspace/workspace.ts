@@ -19,7 +19,31 @@ export interface WriteHooks {
   beforeWrite?: (tool: string) => string | null;
   /** Called once an operation is durably logged, in log order. */
   afterWrite?: (entry: { seq: number; kind: string; tool: string; changes: Change[]; transactionId: string | null }) => void;
+  /**
+   * Live applications (server/bridges): mirrors planned changes to the apps they touch before they
+   * take effect here. Returns null when no live app is concerned; a rejection refuses the change,
+   * which then has no effect anywhere.
+   */
+  mirror?: (changes: Change[], info: MirrorInfo) => Promise<void> | null;
+  /** Live applications again, for a whole-state replacement (a branch switch). */
+  mirrorState?: (before: SceneState, after: SceneState) => Promise<void> | null;
+  /** Changes that were applied (and mirrored) but could not be logged, so were undone here. */
+  reverted?: (changes: Change[]) => void;
 }
+
+/** What is being mirrored: a tool's operation or a group (restore, rollback), and who caused it. */
+export interface MirrorInfo {
+  kind: string;
+  tool: string;
+  /** The live session the changes came from (a hand edit): it has them already. */
+  origin?: unknown;
+}
+
+/**
+ * How an operation is logged: its kind ("tool" unless said), for hand edits their source, and the
+ * params to log when the planned ones are too bulky to keep twice (the changes hold the records).
+ */
+export interface ExecuteOptions { kind?: string; origin?: unknown; loggedParams?: Record<string, unknown> }
 
 export interface AppliedOperation { seq: number; changes: Change[]; result: unknown }
 
@@ -33,8 +57,12 @@ export class Workspace {
   /** Number of object records, kept up to date so summaries never scan the state. */
   objectCount = 0;
   private writer: OperationWriter;
-  private exclusiveTail: Promise<void> = Promise.resolve();
-  private exclusiveDepth = 0;
+  /**
+   * Every change is planned, mirrored and applied in memory one at a time, in this queue; whole-state
+   * tasks (`exclusive`) take their turn in it too. Waiting for durability happens outside it, so
+   * concurrent calls still share one fsync (group commit).
+   */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private db: Db,
@@ -58,11 +86,23 @@ export class Workspace {
   }
 
   /** Plans and applies an editor operation, then waits until it is durably logged. */
-  async execute(op: Operation): Promise<AppliedOperation> {
-    while (this.exclusiveDepth > 0) await this.exclusiveTail;
-    const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
-    const outcome = applyOperation(this.stateMap, op);
-    return this.commit("tool", op.tool, op.app, op.params, outcome.changes, outcome.result, transactionId);
+  async execute(op: Operation, opts: ExecuteOptions = {}): Promise<AppliedOperation> {
+    const kind = opts.kind ?? "tool";
+    const { applied, durable } = await this.inTurn(async () => {
+      const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
+      const outcome = applyOperation(this.stateMap, op);
+      await this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin });
+      return this.commit(kind, op.tool, op.app, opts.loggedParams ?? op.params, outcome.changes, outcome.result, transactionId);
+    });
+    await durable;
+    return applied;
+  }
+
+  /** Logs an event that changes no record (a live application connecting), in turn with the changes. */
+  async note(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>): Promise<AppliedOperation> {
+    const { applied, durable } = await this.inTurn(async () => this.commit(kind, tool, app, params, [], null, null));
+    await durable;
+    return applied;
   }
 
   /**
@@ -70,10 +110,21 @@ export class Workspace {
    * Must be called inside `exclusive`.
    */
   async applyGroup(kind: string, tool: string, params: Record<string, unknown>, changes: Change[], transactionId: string | null = null): Promise<AppliedOperation> {
-    return this.commit(kind, tool, null, params, changes, null, transactionId);
+    await this.hooks.mirror?.(changes, { kind, tool });
+    const { applied, durable } = this.commit(kind, tool, null, params, changes, null, transactionId);
+    await durable;
+    return applied;
   }
 
-  private async commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null): Promise<AppliedOperation> {
+  /** Runs `fn` when every change queued before it has been applied in memory. */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies changes in memory and queues their log row; `durable` settles when the row is written. */
+  private commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null): { applied: AppliedOperation; durable: Promise<void> } {
     this.apply(changes);
     for (const c of changes) this.dirty.add(c.id);
     const seq = ++this.lastSeq;
@@ -81,15 +132,15 @@ export class Workspace {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
       transactionId, createdAt: new Date(),
     };
-    const durable = this.writer.write(row).then(() => this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId }));
+    const written = this.writer.write(row).then(() => this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId }));
     const pending = deferredWrites.getStore();
-    if (!pending) {
-      await durable;
-    } else {
-      durable.catch(() => undefined); // awaited by deferDurability
-      pending.push(durable);
+    let durable: Promise<void> = written;
+    if (pending) {
+      written.catch(() => undefined); // awaited by deferDurability
+      pending.push(written);
+      durable = Promise.resolve();
     }
-    return { seq, changes, result };
+    return { applied: { seq, changes, result }, durable };
   }
 
   /**
@@ -119,24 +170,20 @@ export class Workspace {
 
   /** Undoes operations whose log write failed, newest first. */
   private revert(rows: OperationRow[]): void {
-    for (let i = rows.length - 1; i >= 0; i--) this.apply(invertChanges(JSON.parse(rows[i].changes)));
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const undo = invertChanges(JSON.parse(rows[i].changes));
+      this.apply(undo);
+      this.hooks.reverted?.(undo);
+    }
     this.lastSeq = rows[0].seq - 1;
   }
 
   /** Runs `fn` with no other write in flight or allowed to start. */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const previous = this.exclusiveTail;
-    let release!: () => void;
-    this.exclusiveTail = new Promise((r) => (release = r));
-    await previous;
-    this.exclusiveDepth++;
-    try {
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
       await this.writer.idle();
-      return await fn();
-    } finally {
-      this.exclusiveDepth--;
-      release();
-    }
+      return fn();
+    });
   }
 
   /**
@@ -149,6 +196,14 @@ export class Workspace {
     this.objectCount = countObjects(state);
     this.baseRoot = baseRoot;
     this.dirty = dirty;
+  }
+
+  /**
+   * Brings live applications to `state` before it replaces the working state (a branch switch);
+   * rejects, changing nothing, when one refuses. Must be called inside `exclusive`.
+   */
+  async mirrorState(state: SceneState, from: SceneState = this.stateMap): Promise<void> {
+    await this.hooks.mirrorState?.(from, state);
   }
 
   /** Marks the working state as equal to the snapshot `root` (after a save). */

@@ -23,7 +23,10 @@ from .ws import WSError, WebSocket
 PROTOCOL = 1
 INSTANCE = uuid.uuid4().hex  # one per Blender process
 SILENCE = 30.0  # seconds without any frame from Kiln: the connection is dead
-BACKOFF_MIN, BACKOFF_MAX = 0.5, 5.0
+# 0.25 s doubling to a 1.5 s cap: in within 2 s of Kiln serving, whichever started first; a refused
+# connect to a loopback port costs next to nothing.
+BACKOFF_MIN, BACKOFF_MAX = 0.25, 1.5
+ALREADY_CONNECTED_WAIT = 5.0
 
 
 def log(*args):
@@ -79,9 +82,15 @@ class Session:
         self._observe()
 
     def disconnect(self):
+        """Leaves on purpose (the user disconnected, Blender quits): `bye` tells Kiln it is no crash."""
         self.enabled = False
         if self.ws is not None:
-            self.ws.close(1000, "disconnect")
+            if self.state == "live":
+                try:
+                    self.ws.send_text(json.dumps({"type": "bye"}))
+                except WSError:
+                    pass
+            self.ws.close(1000, "bye")
         self._drop("", quiet=True)
 
     def reconnect_now(self):
@@ -206,7 +215,7 @@ class Session:
                 self._drop(self.last_error)
                 # Another Blender holds the project: do not hammer Kiln.
                 if msg.get("code") == "APP_ALREADY_CONNECTED":
-                    self.next_attempt = time.monotonic() + self.max_backoff
+                    self.next_attempt = time.monotonic() + ALREADY_CONNECTED_WAIT
             elif t == "reply":
                 self._reply(msg)
             elif isinstance(msg.get("id"), str):

@@ -9,6 +9,10 @@ import { buildRenderInput } from "../../scene/render-view";
 import { defineTool } from "../define-tool";
 import { appParam, name, num } from "../schemas";
 import { appOut } from "./scene-tool";
+import { KilnError } from "../../errors";
+import type { Kiln } from "../../runtime";
+import { getScene } from "../../scene/state";
+import type { AppId } from "../../scene/types";
 
 const size = () => num(z.number().int().min(16).max(4096));
 
@@ -16,28 +20,45 @@ export const takeScreenshot = defineTool({
   name: "take_screenshot",
   group: "editor",
   access: "write",
-  description: "Render the active scene from its camera to a PNG (headless software renderer).",
+  description: "Render the active scene from its camera to a PNG: by the live application when one is connected (Blender renders it), else by Kiln's headless software renderer.",
   input: z.strictObject({ width: size(), height: size(), scene: name("Scene name").optional(), app: appParam() }),
   output: z.object({
     id: z.string(), app: appOut, scene: z.string(), width: z.number(), height: z.number(),
     bytes: z.number(), sha256: z.string(), url: z.string(), duration_ms: z.number(),
+    renderer: z.string().describe("kiln, or the live application's renderer (blender-workbench, ...)."),
   }),
   handler: async (input, { kiln }) => {
     const started = performance.now();
     const app = input.app ?? kiln.config.defaultApp;
-    const view = buildRenderInput(kiln.workspace.state, app, input.width, input.height, input.scene);
-    const image = renderScene(view);
-    const png = encodePng(image.width, image.height, image.data);
+    const scene = getScene(kiln.workspace.state, app, input.scene).name;
+    const { png, width, height, renderer } = kiln.live.isLive(app)
+      ? await liveRender(kiln, app, input.width, input.height, scene)
+      : kilnRender(kiln, app, input.width, input.height, scene);
     const id = randomUUID();
     await writeFile(path.join(kiln.screenshotsDir, `${id}.png`), png);
-    const scene = input.scene ?? (kiln.workspace.state.get(`app/${app}`) as { activeScene: string }).activeScene;
     return {
-      id, app, scene, width: image.width, height: image.height, bytes: png.length,
+      id, app, scene, width, height, bytes: png.length, renderer,
       sha256: createHash("sha256").update(png).digest("hex"), url: `/screenshots/${id}.png`,
       duration_ms: Math.round(performance.now() - started),
     };
   },
 });
+
+function kilnRender(kiln: Kiln, app: AppId, width: number, height: number, scene: string) {
+  const image = renderScene(buildRenderInput(kiln.workspace.state, app, width, height, scene));
+  return { png: encodePng(image.width, image.height, image.data), width: image.width, height: image.height, renderer: "kiln" };
+}
+
+/** The live application renders its own scene from its camera (docs/bridges.md, `render`). */
+async function liveRender(kiln: Kiln, app: AppId, width: number, height: number, scene: string) {
+  const { result, blobs } = await kiln.live.request(app, "render", { width, height, scene });
+  const r = result as { blob?: string; engine?: string };
+  const blob = r.blob ? blobs.get(r.blob) : undefined;
+  const png = blob?.kind === "png" ? Buffer.from(blob.parts.data) : undefined;
+  if (!png || png.subarray(0, 8).toString("hex") !== "89504e470d0a1a0a")
+    throw new KilnError("APP_BAD_REPLY", `The live ${app} answered the render without a PNG image.`, 502, { app });
+  return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20), renderer: `${app}-${r.engine ?? "render"}`.toLowerCase() };
+}
 
 /** PNG with light compression: screenshots are written often and read rarely. */
 function encodePng(width: number, height: number, rgba: Uint8ClampedArray): Buffer {

@@ -1,0 +1,182 @@
+/**
+ * One connected application: requests with ids and replies, blobs, heartbeats (docs/bridges.md).
+ * Knows the wire, not what the messages mean; LiveApps (./live-apps.ts) gives them meaning.
+ */
+import { randomUUID } from "node:crypto";
+import type { WebSocket } from "ws";
+import { KilnError } from "../errors";
+import type { AppId } from "../scene/types";
+import { decodeBlob, type Blob } from "./frames";
+import {
+  DEAD_AFTER_MS, HEARTBEAT_MS, MAX_TEXT_FRAME, REPLY_TIMEOUT_MS, appMessage, describeIssues, helloMessage,
+  type Edit, type Hello,
+} from "./protocol";
+
+/** Blobs a peer may have announced but not yet used, in bytes: bounds what a peer can park here. */
+const MAX_PARKED_BLOB_BYTES = 512 * 1024 * 1024;
+/** Time an app has to say hello after connecting. */
+const HELLO_TIMEOUT_MS = 10_000;
+
+export const disconnected = (app: string) =>
+  new KilnError("APP_DISCONNECTED", `The live ${app} is not connected; start it again (kiln ${app}) and it reconnects by itself.`, 503, { app });
+
+interface Waiting { resolve: (r: { result: unknown; blobs: Map<string, Blob> }) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
+
+export class BridgeSession {
+  readonly id = randomUUID();
+  readonly since = new Date();
+  hello!: Hello;
+  /** Meshes the app has been sent on this connection (by id). */
+  readonly meshes = new Set<string>();
+  /** Handles the app's edits, one at a time, in the order sent. */
+  onEdit: (edit: Edit, blobs: Map<string, Blob>) => Promise<unknown> = async () => {
+    throw new KilnError("NOT_READY", "The session is not ready for edits.", 409);
+  };
+  onClose: (saidBye: boolean) => void = () => undefined;
+
+  private waiting = new Map<string, Waiting>();
+  private blobs = new Map<string, Blob>();
+  private parkedBytes = 0;
+  private lastSeen = Date.now();
+  private counter = 0;
+  private edits: Promise<unknown> = Promise.resolve();
+  private heartbeat?: NodeJS.Timeout;
+  private saidBye = false;
+  private helloWaiter?: { resolve: (h: { hello: Hello; blobs: Map<string, Blob> }) => void; reject: (e: Error) => void };
+
+  constructor(private ws: WebSocket) {
+    ws.on("message", (data, isBinary) => this.receive(data as Buffer, isBinary));
+    ws.on("pong", () => (this.lastSeen = Date.now()));
+    ws.on("close", () => this.closed());
+    ws.on("error", () => ws.terminate());
+    this.heartbeat = setInterval(() => {
+      if (Date.now() - this.lastSeen > DEAD_AFTER_MS) return ws.terminate();
+      ws.ping();
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  get app(): AppId {
+    return this.hello.app;
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** The app's hello (and the blobs sent before it); rejects when it does not come or is invalid. */
+  waitForHello(): Promise<{ hello: Hello; blobs: Map<string, Blob> }> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no hello within 10 s")), HELLO_TIMEOUT_MS);
+      this.helloWaiter = {
+        resolve: (h) => { clearTimeout(timer); resolve(h); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      };
+    });
+  }
+
+  /** Sends a message that is not a request (welcome, refused, replies). */
+  send(message: Record<string, unknown>): void {
+    if (this.open) this.ws.send(JSON.stringify(message));
+  }
+
+  /** Sends a request (after its blobs) and resolves with the reply's result and blobs. */
+  request(type: string, fields: Record<string, unknown>, opts: { blobs?: Buffer[]; timeoutMs?: number } = {}): Promise<{ result: unknown; blobs: Map<string, Blob> }> {
+    if (!this.open) return Promise.reject(disconnected(this.app));
+    const id = `k${++this.counter}`;
+    return new Promise((resolve, reject) => {
+      const timeoutMs = opts.timeoutMs ?? REPLY_TIMEOUT_MS;
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new KilnError("APP_TIMEOUT", `The live ${this.app} did not answer "${type}" within ${timeoutMs / 1000} s.`, 503, { app: this.app }));
+      }, timeoutMs);
+      this.waiting.set(id, { resolve, reject, timer });
+      for (const b of opts.blobs ?? []) this.ws.send(b);
+      this.ws.send(JSON.stringify({ ...fields, type, id }));
+    });
+  }
+
+  /** Closes the connection (a refusal, a shutdown). */
+  close(code = 1000, reason = ""): void {
+    this.ws.close(code, reason.slice(0, 120));
+  }
+
+  private receive(data: Buffer, isBinary: boolean): void {
+    this.lastSeen = Date.now();
+    try {
+      if (isBinary) return this.park(decodeBlob(data));
+      if (data.length > MAX_TEXT_FRAME) throw new Error(`a text frame of ${data.length} bytes is over the ${MAX_TEXT_FRAME}-byte limit`);
+      this.dispatch(JSON.parse(data.toString("utf8")));
+    } catch (e) {
+      // A peer that does not speak the protocol is not answered further.
+      this.send({ type: "error", code: "PROTOCOL_ERROR", message: (e as Error).message });
+      this.close(1008, "protocol error");
+    }
+  }
+
+  private park(blob: Blob): void {
+    const bytes = Object.values(blob.parts).reduce((n, p) => n + p.byteLength, 0);
+    this.parkedBytes += bytes;
+    if (this.parkedBytes > MAX_PARKED_BLOB_BYTES) throw new Error("too many blob bytes before a message uses them");
+    this.blobs.set(blob.key, blob);
+  }
+
+  /** Blobs sent before the current message belong to it. */
+  private takeBlobs(): Map<string, Blob> {
+    const blobs = this.blobs;
+    this.blobs = new Map();
+    this.parkedBytes = 0;
+    return blobs;
+  }
+
+  private dispatch(raw: unknown): void {
+    if (this.helloWaiter && !this.hello) {
+      const parsed = helloMessage.safeParse(raw);
+      if (!parsed.success) {
+        this.helloWaiter.reject(new Error(`invalid hello: ${describeIssues(parsed.error)}`));
+        return;
+      }
+      this.hello = parsed.data;
+      this.helloWaiter.resolve({ hello: parsed.data, blobs: this.takeBlobs() });
+      return;
+    }
+    const parsed = appMessage.safeParse(raw);
+    if (!parsed.success) {
+      const id = (raw as { id?: unknown })?.id;
+      if (typeof id === "string") return this.send({ type: "reply", id, ok: false, error: { code: "INVALID_MESSAGE", message: describeIssues(parsed.error) } });
+      throw new Error(`invalid message: ${describeIssues(parsed.error)}`);
+    }
+    const message = parsed.data;
+    const blobs = this.takeBlobs();
+    if (message.type === "reply") {
+      const waiting = this.waiting.get(message.id);
+      if (!waiting) return; // a reply after its timeout
+      this.waiting.delete(message.id);
+      clearTimeout(waiting.timer);
+      if (message.ok) waiting.resolve({ result: message.result ?? {}, blobs });
+      else {
+        const { code = "APP_REFUSED", message: text = "no reason given" } = message.error ?? {};
+        waiting.reject(new KilnError(code === "APP_REFUSED" ? code : "APP_REFUSED", `The live ${this.app} refused: ${text}`, 409, { app: this.app, app_code: code }));
+      }
+    } else if (message.type === "edit") {
+      this.edits = this.edits.then(() => this.onEdit(message, blobs)).then(
+        (result) => this.send({ type: "reply", id: message.id, ok: true, result }),
+        (e) => this.send({ type: "reply", id: message.id, ok: false, error: { code: (e as KilnError).code ?? "INTERNAL", message: (e as Error).message } }),
+      );
+    } else if (message.type === "bye") {
+      this.saidBye = true;
+      this.close(1000, "bye");
+    }
+  }
+
+  private closed(): void {
+    clearInterval(this.heartbeat);
+    this.helloWaiter?.reject(new Error("closed before hello"));
+    for (const [, w] of this.waiting) {
+      clearTimeout(w.timer);
+      w.reject(this.hello ? disconnected(this.app) : new Error("closed"));
+    }
+    this.waiting.clear();
+    if (this.hello) this.onClose(this.saidBye);
+  }
+}
