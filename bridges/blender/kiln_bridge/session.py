@@ -182,7 +182,7 @@ class Session:
         for key, mesh in (extra or {}).items():
             wanted[key] = mesh
         for key, mesh in wanted.items():
-            pos, nor, idx = meshes.arrays_of(mesh)
+            pos, nor, idx = meshes.arrays_of(mesh, exact=key in (extra or {}))
             self.ws.send_binary(blobs.encode_mesh(key, pos, nor, idx))
             sent[key] = (mesh.name, meshes.fingerprint(mesh))
         return sent
