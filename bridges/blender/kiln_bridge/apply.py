@@ -286,6 +286,8 @@ def upsert_scene(run, rec):
     if s is None:
         s = bpy.data.scenes.new(rec["name"])
         set_kiln_name(s, rec["name"])
+        # A new scene has no world, so renders get a black sky: share the file's default world.
+        s.world = bpy.data.worlds.get("World") or bpy.data.worlds.new("World")
         w.scenes[rec["name"]] = s
         w.by_id[rec["id"]] = rec["name"]
         run.created.append(s)
