@@ -24,6 +24,11 @@ from kiln_bridge.names import kiln_name  # noqa: E402
 
 def bpy_view():
     out = []
+    # matrix_world is only as fresh as the last evaluation of its scene; Blender evaluates the
+    # scene on screen, so the others are brought up to date here.
+    for s in bpy.data.scenes:
+        for layer in s.view_layers:
+            layer.update()
     for s in bpy.data.scenes:
         for o in s.objects:
             entry = {"name": o.name, "kiln_name": kiln_name(o), "scene": s.name, "type": o.type,
@@ -60,10 +65,11 @@ def main():
         print("KILN_DUMP " + text, flush=True)
 
 
-try:
-    main()
-except Exception:
-    import traceback
-    traceback.print_exc()
-    sys.stdout.flush()
-    os._exit(1)
+if __name__ == "__main__":  # also imported by tests for bpy_view()
+    try:
+        main()
+    except Exception:
+        import traceback
+        traceback.print_exc()
+        sys.stdout.flush()
+        os._exit(1)
