@@ -247,10 +247,17 @@ def modifiers_of(obj):
     return out
 
 
-def mesh_ref(mesh, verify=True):
-    """What an object record's geometry fields are: (primitive, mesh) where mesh may be "blob:KEY"."""
+def mesh_ref(mesh, verify=True, memo=None):
+    """What an object record's geometry fields are: (primitive, mesh) where mesh may be "blob:KEY".
+
+    memo: {mesh name: intact} shared by one dump, so a mesh used by many objects is hashed once."""
     fp = mesh.get("kiln_fp")
-    intact = fp is not None and (not verify or fp == meshes.fingerprint(mesh))
+    if fp is not None and verify and memo is not None and mesh.name in memo:
+        intact = memo[mesh.name]
+    else:
+        intact = fp is not None and (not verify or fp == meshes.fingerprint(mesh))
+        if verify and memo is not None:
+            memo[mesh.name] = intact
     if fp is not None and not intact:
         # Edited geometry is new geometry for good: drop the stale tags, so that later scans
         # (which skip the fingerprint) do not take it for the primitive again.
@@ -268,14 +275,14 @@ def blob_key(mesh):
     return "bmesh:" + mesh.name
 
 
-def object_record(obj, scene, scene_name, verify_mesh=True):
+def object_record(obj, scene, scene_name, verify_mesh=True, memo=None):
     name = kiln_name(obj)
     kind = kind_of(obj)
     pos, rot, scale = local_trs(obj)
     parent = obj.parent
     primitive = mesh = material = light = None
     if kind == "mesh":
-        primitive, mesh = mesh_ref(obj.data, verify_mesh)
+        primitive, mesh = mesh_ref(obj.data, verify_mesh, memo)
         if len(obj.material_slots) and obj.material_slots[0].material is not None:
             material = kiln_name(obj.material_slots[0].material)
     elif kind == "light":
@@ -296,9 +303,10 @@ def dump(verify_mesh=True):
     scenes = sorted(bpy.data.scenes, key=kiln_name)
     out += [scene_record(s) for s in scenes]
     out += sorted((material_record(m) for m in kiln_materials()), key=lambda r: r["name"])
+    memo = {}
     for s in scenes:
         sname = kiln_name(s)
-        out += sorted((object_record(o, s, sname, verify_mesh) for o in scene_objects(s)), key=lambda r: r["name"])
+        out += sorted((object_record(o, s, sname, verify_mesh, memo) for o in scene_objects(s)), key=lambda r: r["name"])
     return out
 
 
