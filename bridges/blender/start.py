@@ -3,7 +3,7 @@
     blender -b [FILE.blend] --factory-startup --python bridges/blender/start.py -- --url URL --token TOKEN
 
 (or KILN_BRIDGE_URL / KILN_BRIDGE_TOKEN in the environment; --max-backoff / KILN_BRIDGE_MAX_BACKOFF
-caps the reconnect backoff, 5 s by default). Under -b it runs the bridge's loop on the main
+caps the reconnect backoff, 1.5 s by default). Under -b it runs the bridge's loop on the main
 thread until SIGTERM/SIGINT, then Blender quits. With a UI it enables the add-on, connects, and
 returns (timers drive the bridge).
 
@@ -27,7 +27,7 @@ def arguments():
     p = argparse.ArgumentParser(prog="start.py", description="Kiln bridge for Blender")
     p.add_argument("--url", default=os.environ.get("KILN_BRIDGE_URL", "ws://127.0.0.1:8080/bridge"))
     p.add_argument("--token", default=os.environ.get("KILN_BRIDGE_TOKEN", ""))
-    p.add_argument("--max-backoff", type=float, default=float(os.environ.get("KILN_BRIDGE_MAX_BACKOFF", "5")))
+    p.add_argument("--max-backoff", type=float, default=float(os.environ.get("KILN_BRIDGE_MAX_BACKOFF", "1.5")))
     args, _unknown = p.parse_known_args(argv)  # other scripts' arguments may follow "--" too
     return args
 
@@ -42,7 +42,7 @@ def main():
     prefs = kiln_bridge.ui.prefs(bpy.context)
     if prefs is not None:
         prefs.address, prefs.token = args.url, args.token
-    kiln_bridge.start(args.url, args.token, max_backoff=max(0.5, min(args.max_backoff, 5.0)))
+    kiln_bridge.start(args.url, args.token, max_backoff=max(0.25, min(args.max_backoff, 5.0)))
     if bpy.app.background:
         kiln_bridge.run_forever()
 

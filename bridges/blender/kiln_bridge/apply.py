@@ -29,10 +29,21 @@ class World:
             for o in records.scene_objects(s):
                 self.objects[(sname, kiln_name(o))] = o
         self._meshes = None
+        self._intact = None
         # Record id -> Kiln key, so that a change finds its datablock in O(1).
         self.by_id = {scene_id(n): n for n in self.scenes}
         self.by_id.update((material_id(n), n) for n in self.materials)
         self.by_id.update((object_id(*k), k) for k in self.objects)
+
+    def intact(self, mesh):
+        """The mesh still has the geometry it was tagged with (checked once per apply: objects
+        often share one mesh, and hashing a big mesh a thousand times would cost seconds)."""
+        if self._intact is None:
+            self._intact = {}
+        key = mesh.name
+        if key not in self._intact:
+            self._intact[key] = mesh.get("kiln_fp") is not None and mesh.get("kiln_fp") == meshes.fingerprint(mesh)
+        return self._intact[key]
 
     def mesh_tagged(self, mesh_id):
         if self._meshes is None:
@@ -42,7 +53,7 @@ class World:
                 if isinstance(tag, str) and m.get("kiln_fp") is not None:
                     self._meshes.setdefault(tag, []).append(m)
         for m in self._meshes.get(mesh_id, []):
-            if m.get("kiln_mesh") == mesh_id and m.get("kiln_fp") == meshes.fingerprint(m):
+            if m.get("kiln_mesh") == mesh_id and self.intact(m):
                 return m
         return None
 
@@ -286,6 +297,8 @@ def upsert_scene(run, rec):
     if s is None:
         s = bpy.data.scenes.new(rec["name"])
         set_kiln_name(s, rec["name"])
+        # A new scene has no world, so renders get a black sky: share the file's default world.
+        s.world = bpy.data.worlds.get("World") or bpy.data.worlds.new("World")
         w.scenes[rec["name"]] = s
         w.by_id[rec["id"]] = rec["name"]
         run.created.append(s)
@@ -430,14 +443,14 @@ def object_data(run, rec, obj):
         return light
     current = obj.data if obj is not None and obj.type == "MESH" else None
     if rec.get("primitive") is not None:
-        if current is not None and current.get("kiln_primitive") == rec["primitive"] and current.get("kiln_fp") == meshes.fingerprint(current):
+        if current is not None and current.get("kiln_primitive") == rec["primitive"] and run.w.intact(current):
             return current
         mesh = bpy.data.meshes.new(rec["primitive"])
         run.created.append(mesh)
         meshes.build_primitive(mesh, rec["primitive"])
         return mesh
     mesh_id = rec["mesh"]
-    if current is not None and current.get("kiln_mesh") == mesh_id and current.get("kiln_fp") == meshes.fingerprint(current):
+    if current is not None and current.get("kiln_mesh") == mesh_id and run.w.intact(current):
         return current
     existing = run.w.mesh_tagged(mesh_id)
     if existing is not None:

@@ -100,6 +100,9 @@ def build_from_arrays(mesh, arrays, mesh_id):
     mesh.polygons.foreach_set("loop_start", array.array("i", range(0, 3 * nt, 3)))
     mesh.polygons.foreach_set("loop_total", array.array("i", [3]) * nt)
     mesh.update(calc_edges=True)
+    # Kiln's normals verbatim, so that the intact mesh reads back as exactly Kiln's arrays (and so
+    # the same content-addressed id); Blender's custom normals are stored compressed.
+    mesh.attributes.new("kiln_normal", "FLOAT_VECTOR", "POINT").data.foreach_set("vector", nor if len(nor) else array.array("f", bytes(4 * len(pos))))
     if len(nor):
         # Kiln's normals are per vertex; Blender keeps them as custom split normals (auto smooth on).
         mesh.use_auto_smooth = True
@@ -108,9 +111,22 @@ def build_from_arrays(mesh, arrays, mesh_id):
     tag(mesh, mesh_id=mesh_id)
 
 
-def arrays_of(mesh):
+def arrays_of(mesh, exact=False):
     """Kiln's arrays for a Blender mesh: one vertex per face corner (so split normals survive),
-    triangulated. Returns (positions, normals, indices) as array.array."""
+    triangulated. Returns (positions, normals, indices) as array.array.
+
+    exact: the mesh is an intact Kiln mesh; its arrays are read back as Kiln sent them (vertex
+    order, triangles, normals), so Kiln finds the same content-addressed id.
+    """
+    attr = mesh.attributes.get("kiln_normal")
+    if exact and attr is not None and attr.domain == "POINT" and all(p.loop_total == 3 for p in mesh.polygons):
+        positions = array.array("f", bytes(4 * 3 * len(mesh.vertices)))
+        mesh.vertices.foreach_get("co", positions)
+        normals = array.array("f", bytes(4 * 3 * len(mesh.vertices)))
+        attr.data.foreach_get("vector", normals)
+        indices = array.array("I", bytes(4 * len(mesh.loops)))
+        mesh.loops.foreach_get("vertex_index", indices)
+        return positions, normals, indices
     mesh.calc_loop_triangles()
     if mesh.has_custom_normals or mesh.use_auto_smooth:
         mesh.calc_normals_split()

@@ -25,8 +25,21 @@ def f32(x):
     return float("%.7g" % x)
 
 
+COORD = 1e9  # Kiln's bound on coordinates (server/bridges/protocol.ts)
+
+
+def clamp(x, lo, hi):
+    return lo if x < lo else hi if x > hi else x
+
+
 def vec(v):
-    return {"x": f32(v[0]), "y": f32(v[1]), "z": f32(v[2])}
+    return {"x": f32(clamp(v[0], -COORD, COORD)), "y": f32(clamp(v[1], -COORD, COORD)), "z": f32(clamp(v[2], -COORD, COORD))}
+
+
+def color(r, g, b, a):
+    # Kiln's colours are 0-1 (Blender allows more, e.g. through Python): reported clamped, since one
+    # value out of range would make Kiln refuse the whole hello or edit.
+    return {"r": f32(clamp(r, 0.0, 1.0)), "g": f32(clamp(g, 0.0, 1.0)), "b": f32(clamp(b, 0.0, 1.0)), "a": f32(clamp(a, 0.0, 1.0))}
 
 
 def deg(v):
@@ -62,7 +75,8 @@ def camera_of(scene):
         loc, rot = cam.location, cam.rotation_euler
     else:
         loc, rot = cam.matrix_world.to_translation(), cam.matrix_world.to_euler("XYZ")
-    return {"position": vec(loc), "rotation": deg(rot), "fov": f32(math.degrees(vertical_fov(scene, cam.data)))}
+    fov = clamp(math.degrees(vertical_fov(scene, cam.data)), 1e-3, 179.999)
+    return {"position": vec(loc), "rotation": deg(rot), "fov": f32(fov)}
 
 
 def vertical_fov(scene, data):
@@ -115,14 +129,14 @@ def material_record(material):
     node = principled(material)
     if node is not None:
         c = node.inputs["Base Color"].default_value
-        color = {"r": f32(c[0]), "g": f32(c[1]), "b": f32(c[2]), "a": f32(node.inputs["Alpha"].default_value)}
+        color_ = color(c[0], c[1], c[2], node.inputs["Alpha"].default_value)
         metallic, roughness = node.inputs["Metallic"].default_value, node.inputs["Roughness"].default_value
     else:
         c = material.diffuse_color
-        color = {"r": f32(c[0]), "g": f32(c[1]), "b": f32(c[2]), "a": f32(c[3])}
+        color_ = color(c[0], c[1], c[2], c[3])
         metallic, roughness = material.metallic, material.roughness
-    return {"type": "material", "id": material_id(name), "app": APP, "name": name, "color": color,
-            "metallic": f32(metallic), "roughness": f32(roughness)}
+    return {"type": "material", "id": material_id(name), "app": APP, "name": name, "color": color_,
+            "metallic": f32(clamp(metallic, 0.0, 1.0)), "roughness": f32(clamp(roughness, 0.0, 1.0))}
 
 
 def kiln_materials():
@@ -176,14 +190,15 @@ def local_trs(obj):
 
 def light_props(light):
     c = light.color
-    props = {
+    spot = math.degrees(light.spot_size) if light.type == "SPOT" else light.get("kiln_spot_angle", 30.0)
+    return {
         "type": LIGHT_TYPES[light.type],
-        "intensity": f32(light.energy),
-        "color": {"r": f32(c[0]), "g": f32(c[1]), "b": f32(c[2]), "a": f32(light.get("kiln_alpha", 1.0))},
-        "range": f32(light.get("kiln_range", 10.0)),
-        "spotAngle": f32(math.degrees(light.spot_size)) if light.type == "SPOT" else f32(light.get("kiln_spot_angle", 30.0)),
+        "intensity": f32(clamp(light.energy, 0.0, 1e6)),
+        "color": color(c[0], c[1], c[2], light.get("kiln_alpha", 1.0)),
+        "range": f32(clamp(light.get("kiln_range", 10.0), 1e-6, 1e6)),
+        # Kiln's cone is below 180 degrees; Blender's goes up to 180.
+        "spotAngle": f32(clamp(spot, 1e-6, 179.999)),
     }
-    return props
 
 
 def keyframes_of(obj, scene):
@@ -208,6 +223,8 @@ def keyframes_of(obj, scene):
         keyed.setdefault(frame, set()).add(path)
     out = []
     for frame in sorted(keyed):
+        if frame < 0:
+            continue  # Kiln's keys start at time 0; keys before frame 0 are not mirrored
         key = {"time": f32(frame / rate)}
         for path, field, convert in (("location", "position", f32), ("rotation_euler", "rotation", lambda v: f32(math.degrees(v))),
                                      ("scale", "scale", f32)):
@@ -226,14 +243,21 @@ def modifiers_of(obj):
             axes = [a for a, on in zip("xyz", m.use_axis) if on]
             out.append({"type": "mirror", "axis": axes[0] if axes else "x"})
         elif m.type == "ARRAY":
-            out.append({"type": "array", "count": int(m.count), "offset": vec(m.relative_offset_displace)})
+            out.append({"type": "array", "count": int(clamp(m.count, 1, 1000)), "offset": vec(m.relative_offset_displace)})
     return out
 
 
-def mesh_ref(mesh, verify=True):
-    """What an object record's geometry fields are: (primitive, mesh) where mesh may be "blob:KEY"."""
+def mesh_ref(mesh, verify=True, memo=None):
+    """What an object record's geometry fields are: (primitive, mesh) where mesh may be "blob:KEY".
+
+    memo: {mesh name: intact} shared by one dump, so a mesh used by many objects is hashed once."""
     fp = mesh.get("kiln_fp")
-    intact = fp is not None and (not verify or fp == meshes.fingerprint(mesh))
+    if fp is not None and verify and memo is not None and mesh.name in memo:
+        intact = memo[mesh.name]
+    else:
+        intact = fp is not None and (not verify or fp == meshes.fingerprint(mesh))
+        if verify and memo is not None:
+            memo[mesh.name] = intact
     if fp is not None and not intact:
         # Edited geometry is new geometry for good: drop the stale tags, so that later scans
         # (which skip the fingerprint) do not take it for the primitive again.
@@ -251,14 +275,14 @@ def blob_key(mesh):
     return "bmesh:" + mesh.name
 
 
-def object_record(obj, scene, scene_name, verify_mesh=True):
+def object_record(obj, scene, scene_name, verify_mesh=True, memo=None):
     name = kiln_name(obj)
     kind = kind_of(obj)
     pos, rot, scale = local_trs(obj)
     parent = obj.parent
     primitive = mesh = material = light = None
     if kind == "mesh":
-        primitive, mesh = mesh_ref(obj.data, verify_mesh)
+        primitive, mesh = mesh_ref(obj.data, verify_mesh, memo)
         if len(obj.material_slots) and obj.material_slots[0].material is not None:
             material = kiln_name(obj.material_slots[0].material)
     elif kind == "light":
@@ -279,9 +303,10 @@ def dump(verify_mesh=True):
     scenes = sorted(bpy.data.scenes, key=kiln_name)
     out += [scene_record(s) for s in scenes]
     out += sorted((material_record(m) for m in kiln_materials()), key=lambda r: r["name"])
+    memo = {}
     for s in scenes:
         sname = kiln_name(s)
-        out += sorted((object_record(o, s, sname, verify_mesh) for o in scene_objects(s)), key=lambda r: r["name"])
+        out += sorted((object_record(o, s, sname, verify_mesh, memo) for o in scene_objects(s)), key=lambda r: r["name"])
     return out
 
 

@@ -67,6 +67,8 @@ def render(msg):
         r.filepath = path
         shading.light = "STUDIO"
         shading.color_type = "MATERIAL"
+        for layer in scene.view_layers:
+            layer.update()
         bpy.ops.render.render(write_still=True, scene=scene.name)
         with open(path, "rb") as f:
             png = f.read()
@@ -151,6 +153,7 @@ def export(msg):
         for o in members:
             o.select_set(True, view_layer=view_layer)
         view_layer.objects.active = root
+        view_layer.update()  # exporters read evaluated data: bring this scene up to date first
         with bpy.context.temp_override(window=window, scene=scene, view_layer=view_layer) if window else bpy.context.temp_override(scene=scene, view_layer=view_layer):
             if fmt == "fbx":
                 settings = dict(FBX_SETTINGS, use_mesh_modifiers=apply_modifiers, bake_anim=animations,

@@ -6,6 +6,7 @@ hooks, let the depsgraph evaluate (depsgraph_update_post only fires on an evalua
 the socket with select() for a few milliseconds. A request that arrives wakes select() at once,
 so an idle bridge answers within about a millisecond.
 """
+import atexit
 import signal
 import sys
 import traceback
@@ -110,6 +111,16 @@ def on_load(*_args):
     s = _state["session"]
     if s is not None:
         s.file_loaded()
+
+
+def _at_exit():
+    # Blender quitting normally (File > Quit, or the end of a -b run): say goodbye to Kiln.
+    s = _state["session"]
+    if s is not None and s.ws is not None:
+        s.disconnect()
+
+
+atexit.register(_at_exit)
 
 
 def add_handlers():

@@ -23,11 +23,34 @@ from .ws import WSError, WebSocket
 PROTOCOL = 1
 INSTANCE = uuid.uuid4().hex  # one per Blender process
 SILENCE = 30.0  # seconds without any frame from Kiln: the connection is dead
-BACKOFF_MIN, BACKOFF_MAX = 0.5, 5.0
+# 0.25 s doubling to a 1.5 s cap: in within 2 s of Kiln serving, whichever started first; a refused
+# connect to a loopback port costs next to nothing.
+BACKOFF_MIN, BACKOFF_MAX = 0.25, 1.5
+ALREADY_CONNECTED_WAIT = 5.0
 
 
 def log(*args):
     print("kiln_bridge:", *args, file=sys.stderr, flush=True)
+
+
+def evaluate_scenes(changes):
+    """Evaluates the scenes a change set touched, so that matrix_world (and what exporters and a
+    second reader see) is up to date when Kiln gets the reply. Blender only evaluates the scene on
+    screen by itself; under -b, none until asked."""
+    names = set()
+    for c in changes:
+        for r in (c.get("after"), c.get("before")):
+            if isinstance(r, dict):
+                if r.get("type") == "object" and isinstance(r.get("scene"), str):
+                    names.add(r["scene"])
+                elif r.get("type") == "scene" and isinstance(r.get("name"), str):
+                    names.add(r["name"])
+                elif r.get("type") == "app" and isinstance(r.get("activeScene"), str):
+                    names.add(r["activeScene"])
+    for s in bpy.data.scenes:
+        if records.kiln_name(s) in names:
+            for layer in s.view_layers:
+                layer.update()
 
 
 class Session:
@@ -79,9 +102,15 @@ class Session:
         self._observe()
 
     def disconnect(self):
+        """Leaves on purpose (the user disconnected, Blender quits): `bye` tells Kiln it is no crash."""
         self.enabled = False
         if self.ws is not None:
-            self.ws.close(1000, "disconnect")
+            if self.state == "live":
+                try:
+                    self.ws.send_text(json.dumps({"type": "bye"}))
+                except WSError:
+                    pass
+            self.ws.close(1000, "bye")
         self._drop("", quiet=True)
 
     def reconnect_now(self):
@@ -137,6 +166,12 @@ class Session:
             self._retry_later(error)
 
     def _send_hello(self):
+        # Edits made since the last scan, while disconnected, are offline edits: the hello must say
+        # dirty, or Kiln would push its state over them.
+        changed, deleted = self.observer.scan(mode="full")
+        if changed or deleted:
+            self.observer.agree(changed, deleted)
+            stamp.write(dirty=True)
         recs = records.dump(verify_mesh=True)
         # Every non-primitive mesh travels as a blob in the hello: Kiln may not have it (a file
         # it has never seen), and the blob's KEY is its mesh id when the bridge knows one.
@@ -167,7 +202,7 @@ class Session:
         for key, mesh in (extra or {}).items():
             wanted[key] = mesh
         for key, mesh in wanted.items():
-            pos, nor, idx = meshes.arrays_of(mesh)
+            pos, nor, idx = meshes.arrays_of(mesh, exact=key in (extra or {}))
             self.ws.send_binary(blobs.encode_mesh(key, pos, nor, idx))
             sent[key] = (mesh.name, meshes.fingerprint(mesh))
         return sent
@@ -200,7 +235,7 @@ class Session:
                 self._drop(self.last_error)
                 # Another Blender holds the project: do not hammer Kiln.
                 if msg.get("code") == "APP_ALREADY_CONNECTED":
-                    self.next_attempt = time.monotonic() + self.max_backoff
+                    self.next_attempt = time.monotonic() + ALREADY_CONNECTED_WAIT
             elif t == "reply":
                 self._reply(msg)
             elif isinstance(msg.get("id"), str):
@@ -304,6 +339,7 @@ class Session:
         # Observe first: a hand edit made just before must not be mistaken for Kiln's change.
         self._observe(force=True)
         apply.apply_changes(changes, dict(self.inbox_blobs))
+        evaluate_scenes(changes)
         self.observer.agree([c["after"] for c in changes if c.get("after") is not None],
                             [c["id"] for c in changes if c.get("after") is None])
         self.last_seq = seq

@@ -2,7 +2,7 @@
 
 Given with --python BEFORE bridges/blender/start.py. Phase 1: once Kiln has created an Empty
 named "Trigger", make five hand edits at once: move Box, add Hand (a new mesh), delete Gone,
-rename Old to New, make Red green. Phase 2: once the connection has dropped after phase 1, move
+rename Old to New, make Red green, lift a corner of Ground, brighten Sun. Phase 2: once the connection has dropped after phase 1, move
 Box again while disconnected (so the next hello says dirty).
 """
 import os
@@ -30,6 +30,8 @@ def act():
         bpy.data.objects["Old"].name = "New"
         red = bpy.data.materials["Red"]
         red.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = (0, 1, 0, 1)
+        bpy.data.objects["Ground"].data.vertices[0].co.z = 1.0  # a mesh edit
+        bpy.data.objects["Sun"].data.energy = 3.0
     elif phase["n"] == 1 and s is not None and s.state == "disconnected":
         phase["n"] = 2
         bpy.data.objects["Box"].location.x = 7.0

@@ -3,6 +3,7 @@
 // save/export, hand edits, reconnection and the background loop without the Kiln service.
 //
 //   node tests/interop/blender/fake-kiln.mjs        (exit 0 when every check passes)
+//   KILN_FAKE_UI=1 node tests/interop/blender/fake-kiln.mjs   (Blender with its UI, needs xvfb-run)
 //
 // The real interop tests (vitest, against the running service) live in tests/interop/*.test.ts.
 import { spawn, spawnSync } from "node:child_process";
@@ -87,7 +88,11 @@ const obj = (scene, name, extra) => ({
 
 const port = await freePort();
 const url = `ws://127.0.0.1:${port}/bridge`;
-const blender = spawn("blender", ["-b", "--factory-startup", "--python", join(ROOT, "tests/interop/blender/artist.py"),
+// KILN_FAKE_UI=1 runs Blender with its UI (under xvfb-run) instead of -b: timers drive the bridge.
+const ui = process.env.KILN_FAKE_UI === "1";
+// (A small 24-bit screen and window: software GL redraws of a big one make UI timers crawl.)
+const command = ui ? ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", "blender", "-p", "0", "0", "800", "600"] : ["blender", "-b"];
+const blender = spawn(command[0], [...command.slice(1), "--factory-startup", "--python", join(ROOT, "tests/interop/blender/artist.py"),
   "--python", join(ROOT, "bridges/blender/start.py"), "--", "--url", url, "--token", TOKEN, "--max-backoff", "1"],
   { stdio: ["ignore", "inherit", "pipe"] });
 let exited = null;
@@ -135,6 +140,21 @@ try {
   check("dump equals Kiln's state", state.every((r) => same(dumped.get(r.id), r)) && dumped.size === state.length,
     JSON.stringify(reply.result.records.filter((r) => !state.some((s) => same(s, r)))));
 
+  // An imported mesh: its blob (KEY = mesh id) comes right before the apply that uses it.
+  const tri = Buffer.alloc(4 * 9 + 4 * 9 + 4 * 3);
+  [0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((x, i) => tri.writeFloatLE(x, 4 * i));
+  [0, 0, 1, 0, 0, 1, 0, 0, 1].forEach((x, i) => tri.writeFloatLE(x, 36 + 4 * i));
+  [0, 1, 2].forEach((x, i) => tri.writeUInt32LE(x, 72 + 4 * i));
+  const header = Buffer.from(JSON.stringify({ blob: "mesh/tri1", kind: "mesh", parts: { positions: [0, 36], normals: [36, 36], indices: [72, 12] } }));
+  const len = Buffer.alloc(4); len.writeUInt32LE(header.length);
+  kiln.conn.send(Buffer.concat([len, header, tri]), { binary: true });
+  const imported = obj(S, "Imported", { mesh: "mesh/tri1", position: v(0, -3, 0) });
+  reply = await kiln.request({ type: "apply", seq: 2, label: "import", changes: [{ id: imported.id, before: null, after: imported }] });
+  check("apply an imported mesh from a blob", reply.ok, JSON.stringify(reply.error));
+  reply = await kiln.request({ type: "dump" });
+  check("dump reports the imported mesh by id", same(reply.result.records.find((r) => r.id === imported.id), imported));
+  state.push(imported);
+
   reply = await kiln.request({ type: "apply", seq: 2, label: "bad", changes: [{ id: "object/blender/Main/X", before: null, after: obj(S, "X", { primitive: "Cube", parent: "Nobody" }) }] });
   check("bad apply refused with APP_REFUSED", !reply.ok && reply.error.code === "APP_REFUSED" && /Nobody/.test(reply.error.message), JSON.stringify(reply));
   reply = await kiln.request({ type: "exec", code: "import os; os.system('touch /tmp/pwned')" });
@@ -165,13 +185,13 @@ try {
   const t1 = Date.now();
   const seen = { records: [], deleted: [] };
   const meshIds = {};
-  while (Date.now() - t1 < 3000 && !(seen.deleted.length >= 2 && seen.records.length >= 4)) {
+  while (Date.now() - t1 < 3000 && !(seen.deleted.length >= 2 && seen.records.length >= 6)) {
     const edit = await kiln.next((m) => m.type === "edit", 3000).catch(() => null);
     if (!edit) break;
     seen.records.push(...edit.records); seen.deleted.push(...edit.deleted);
     for (const r of edit.records) if (r.mesh?.startsWith("blob:")) {
       check("edit mesh blob sent", edit._blobs.has(r.mesh.slice(5)));
-      meshIds[r.mesh.slice(5)] = "mesh/fakehash1";
+      meshIds[r.mesh.slice(5)] = `mesh/fakehash-${r.name}`;
     }
     kiln.conn.send(JSON.stringify({ type: "reply", id: edit.id, ok: true, result: { seq: 4, meshes: meshIds } }));
   }
@@ -181,6 +201,8 @@ try {
   check("edit: Hand added with a mesh blob", rec("Hand")?.mesh?.startsWith("blob:"));
   check("edit: Gone deleted", seen.deleted.includes("object/blender/Main/Gone"));
   check("edit: Old renamed New (Kid follows)", seen.deleted.includes("object/blender/Main/Old") && rec("New") && rec("Kid")?.parent === "New");
+  check("edit: Ground's geometry as a mesh blob", rec("Ground")?.primitive === null && rec("Ground")?.mesh?.startsWith("blob:"), JSON.stringify(rec("Ground")));
+  check("edit: Sun brighter", rec("Sun")?.light?.intensity === 3);
   check("edit: Red is green", same(seen.records.find((r) => r.id === "material/blender/Red")?.color, { r: 0, g: 1, b: 0, a: 1 }));
   await sleep(300);
   check("no echo after the edit reply", !kiln.inbox.some((m) => m.type === "edit"), JSON.stringify(kiln.inbox.filter((m) => m.type === "edit")));
