@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { WebSocketServer } from "ws";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startServer, type KilnServer } from "../helpers/server";
 import { blenderConnection, close, startLiveBlender, until, worldMatrices, type LiveBlender } from "./live";
 
@@ -85,6 +85,11 @@ beforeAll(async () => {
   writeRecipe(project, "many-boxes", Array.from({ length: 400 }, (_, i) =>
     `  - { name: b${i}, tool: create_gameobject, params: { name: "B${i}", type: Cube, position: { x: ${i % 20}, y: ${Math.floor(i / 20)}, z: 0 }, app: blender } }`).join("\n") + "\n");
   kiln = await startServer({ cwd: project });
+});
+
+afterEach((ctx) => {
+  // What Blender printed explains most failures here (a crash, a refused change).
+  if (ctx.task.result?.state === "fail") console.log(`--- blender output ---\n${blender?.output().slice(-6000)}`);
 });
 
 afterAll(async () => {
@@ -196,6 +201,22 @@ describe("live Blender", () => {
     }
     expect(colours.size).toBeGreaterThan(50);
     expect(red).toBeGreaterThan(200); // the red box, seen from the camera
+  });
+
+  it("transfer_asset from live Blender exports with Blender's own exporters", async () => {
+    for (const [target, format] of [["unity", "fbx"], ["godot", "gltf"], ["unity", "obj"]] as const) {
+      const r = await kiln.ok("transfer_asset", { source_app: "blender", target_app: target, asset: "Box", format });
+      expect(r.warnings.join("\n")).toContain(`live blender's own ${format.toUpperCase()} exporter`);
+      expect(r.file.bytes).toBeGreaterThan(100);
+      expect(r.imported.objects).toBeGreaterThanOrEqual(1);
+      const scene = await kiln.ok("get_scene", { app: target });
+      const box = scene.objects.find((o: any) => o.name === r.imported.root);
+      expect(box, `${format} into ${target}`).toBeTruthy();
+      if (format === "obj") continue; // OBJ bakes placement into the vertices
+      // Blender's Z-up (0, 0, 1) lands at Y-up (0, 1, 0) in both engines (Unity also flips X to -X: a no-op here).
+      expect(box.position.y, `${format} into ${target}`).toBeCloseTo(1, 3);
+      expect(Math.abs(box.position.x) + Math.abs(box.position.z)).toBeLessThan(1e-3);
+    }
   });
 
   it("Kiln killed and restarted: Blender reconnects by itself and both agree", async () => {

@@ -57,7 +57,7 @@ async function liveRender(kiln: Kiln, app: AppId, width: number, height: number,
   const png = blob?.kind === "png" ? Buffer.from(blob.parts.data) : undefined;
   if (!png || png.subarray(0, 8).toString("hex") !== "89504e470d0a1a0a")
     throw new KilnError("APP_BAD_REPLY", `The live ${app} answered the render without a PNG image.`, 502, { app });
-  return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20), renderer: `${app}-${r.engine ?? "render"}`.toLowerCase() };
+  return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20), renderer: `${app}-${(r.engine ?? "render").replace(/^blender_/i, "")}`.toLowerCase() };
 }
 
 /** PNG with light compression: screenshots are written often and read rarely. */
