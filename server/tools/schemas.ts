@@ -78,17 +78,25 @@ const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])
 export function findUnencodableText(input: unknown): { path: string; message: string } | undefined {
   const why = (text: string) =>
     text.includes("\u0000") ? "must not contain a NUL character (\\u0000)" : "must not contain a lone UTF-16 surrogate (it has no UTF-8 encoding)";
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: input, path: [] }];
+  // Parent links instead of path copies: input may nest 100,000 levels deep (it is refused later).
+  type Entry = { value: unknown; key?: string | number; parent?: Entry };
+  const pathOf = (entry: Entry | undefined, last?: string) => {
+    const parts: (string | number)[] = last === undefined ? [] : [last];
+    for (let e = entry; e && e.key !== undefined; e = e.parent) parts.unshift(e.key);
+    return parts.join(".");
+  };
+  const stack: Entry[] = [{ value: input }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+    const entry = stack.pop()!;
+    const { value } = entry;
     if (typeof value === "string") {
-      if (BAD_TEXT.test(value)) return { path: path.join("."), message: `Text ${why(value)}.` };
+      if (BAD_TEXT.test(value)) return { path: pathOf(entry), message: `Text ${why(value)}.` };
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry });
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (BAD_TEXT.test(key)) return { path: [...path, key].join("."), message: `A parameter name ${why(key)}.` };
-        stack.push({ value: item, path: [...path, key] });
+        if (BAD_TEXT.test(key)) return { path: pathOf(entry, key), message: `A parameter name ${why(key)}.` };
+        stack.push({ value: item, key, parent: entry });
       }
     }
   }
