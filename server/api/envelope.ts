@@ -34,9 +34,45 @@ function isZodError(e: unknown): e is z.ZodError {
   return e instanceof Error && Array.isArray((e as z.ZodError).issues) && e.name === "ZodError";
 }
 
-/** Maps any thrown value to a status and an error body. Unknown errors become 500 INTERNAL. */
+/**
+ * tRPC's own refusals (no tool error behind them): the status each answers with, and Kiln's code
+ * for it, the same code /tools uses for that situation where there is one.
+ */
+const TRPC_CLIENT_ERRORS: Record<string, { status: number; code: string }> = {
+  PARSE_ERROR: { status: 400, code: "INVALID_JSON" },
+  BAD_REQUEST: { status: 400, code: "BAD_REQUEST" },
+  UNAUTHORIZED: { status: 401, code: "UNAUTHORIZED" },
+  FORBIDDEN: { status: 403, code: "FORBIDDEN" },
+  NOT_FOUND: { status: 404, code: "UNKNOWN_PROCEDURE" },
+  METHOD_NOT_SUPPORTED: { status: 405, code: "METHOD_NOT_ALLOWED" },
+  TIMEOUT: { status: 408, code: "TIMEOUT" },
+  CONFLICT: { status: 409, code: "CONFLICT" },
+  PRECONDITION_FAILED: { status: 412, code: "PRECONDITION_FAILED" },
+  PAYLOAD_TOO_LARGE: { status: 413, code: "BODY_TOO_LARGE" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
+  UNPROCESSABLE_CONTENT: { status: 422, code: "UNPROCESSABLE_CONTENT" },
+  TOO_MANY_REQUESTS: { status: 429, code: "TOO_MANY_REQUESTS" },
+  CLIENT_CLOSED_REQUEST: { status: 499, code: "CLIENT_CLOSED_REQUEST" },
+};
+
+// An internal error passes through here more than once (tool → tRPC → formatter): log it once.
+const logged = new WeakSet<object>();
+
+/**
+ * Maps any thrown value to a status and an error body. Client errors (Kiln's, zod's, tRPC's own
+ * refusals of a request) keep their status and code and are not logged; anything else is a
+ * 500 INTERNAL, logged once as `kiln: internal error`.
+ */
 export function toErrorBody(e: unknown): { status: number; error: ErrorBody } {
-  const cause = e instanceof Error && e.name === "TRPCError" && e.cause ? e.cause : e;
+  const isTrpc = e instanceof Error && e.name === "TRPCError";
+  const cause = isTrpc && e.cause ? e.cause : e;
+  // tRPC's own refusals may carry a cause too (the JSON SyntaxError of a PARSE_ERROR).
+  const trpcRefusal = isTrpc && !isKilnError(cause) && !isZodError(cause) ? TRPC_CLIENT_ERRORS[(e as Error & { code?: string }).code ?? ""] : undefined;
+  if (trpcRefusal) {
+    // tRPC reports a body it cannot parse as BAD_REQUEST caused by the JSON SyntaxError.
+    const code = cause instanceof SyntaxError ? "INVALID_JSON" : trpcRefusal.code;
+    return { status: trpcRefusal.status, error: { code, message: (e as Error).message } };
+  }
   if (isKilnError(cause)) return { status: cause.status, error: { code: cause.code, message: cause.message, ...(cause.details ? { details: cause.details } : {}) } };
   if (isZodError(cause)) {
     const fields = zodFields(cause);
@@ -44,6 +80,8 @@ export function toErrorBody(e: unknown): { status: number; error: ErrorBody } {
     const message = fields.length === 1 ? `Invalid parameter "${first.path || "(body)"}": ${first.message}` : `${fields.length} parameters are invalid; see details.fields.`;
     return { status: 400, error: { code: "INVALID_PARAMS", message, details: { fields } } };
   }
-  console.error("kiln: internal error", e);
+  const key = typeof cause === "object" && cause !== null ? cause : undefined;
+  if (!key || !logged.has(key)) console.error("kiln: internal error", e);
+  if (key) logged.add(key);
   return { status: 500, error: { code: "INTERNAL", message: "An internal error occurred; see the service log." } };
 }

@@ -2,7 +2,7 @@
  * Request checks shared by every API surface: Host (DNS rebinding), Origin (cross-site calls from
  * browsers), bearer token. They run before anything is parsed or changed.
  */
-import { timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { isLoopbackHost, type KilnConfig } from "../config";
 
 /** What the Host and Origin checks need (a KilnConfig has it). */
@@ -34,13 +34,50 @@ export function checkOrigin(req: Request, config: OriginPolicy): Refusal | null 
   return null;
 }
 
-/** Checks the bearer token when KILN_TOKEN is set. */
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** The cookie a browser presents instead of the bearer header (set by POST /api/session). */
+export const SESSION_COOKIE = "kiln_session";
+
+/**
+ * The session cookie's value for a token: an HMAC of it, so the cookie never holds the token
+ * itself, and changing KILN_TOKEN ends every session.
+ */
+export function sessionValue(token: string): string {
+  return createHmac("sha256", token).update("kiln browser session v1").digest("base64url");
+}
+
+/** `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (no cross-site sends). */
+export function sessionCookie(token: string): string {
+  return `${SESSION_COOKIE}=${sessionValue(token)}; Path=/; HttpOnly; SameSite=Strict`;
+}
+
+function cookieValue(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * True when the request carries the token: `Authorization: Bearer <token>`, or the session
+ * cookie of a browser that entered it at /login. Compared in constant time.
+ */
+export function hasToken(headers: Headers, token: string): boolean {
+  const header = headers.get("authorization") ?? "";
+  if (header.startsWith("Bearer ") && sameSecret(header.slice(7), token)) return true;
+  const cookie = cookieValue(headers.get("cookie"), SESSION_COOKIE);
+  return cookie !== undefined && sameSecret(cookie, sessionValue(token));
+}
+
+/** Checks the bearer token (or the browser's session cookie) when KILN_TOKEN is set. */
 export function checkToken(req: Request, config: KilnConfig): Refusal | null {
-  if (!config.token) return null;
-  const header = req.headers.get("authorization") ?? "";
-  const given = Buffer.from(header.startsWith("Bearer ") ? header.slice(7) : "");
-  const expected = Buffer.from(config.token);
-  if (given.length === expected.length && timingSafeEqual(given, expected)) return null;
+  if (!config.token || hasToken(req.headers, config.token)) return null;
   return { status: 401, error: { code: "UNAUTHORIZED", message: "A valid 'Authorization: Bearer <token>' header is required." } };
 }
 

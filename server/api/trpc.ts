@@ -7,6 +7,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { KilnError } from "../errors";
 import type { ToolContext, ToolDefinition } from "../tools/define-tool";
 import { allTools } from "../tools";
+import { findUnencodableText } from "../tools/schemas";
 import { toErrorBody } from "./envelope";
 
 // tRPC codes for the statuses Kiln answers, so tRPC clients see the same status as /tools.
@@ -45,11 +46,25 @@ async function withRollbackOnError(tool: ToolDefinition, ctx: ToolContext, run: 
   }
 }
 
+/**
+ * The checks every tool's input passes before its own schema: no string anywhere (values or keys)
+ * holds a NUL or a lone surrogate, which no database, URL or file format can carry faithfully.
+ */
+function checkText(input: unknown): void {
+  const bad = findUnencodableText(input);
+  if (!bad) return;
+  const field = bad.path || "(body)";
+  throw new KilnError("INVALID_PARAMS", `Invalid parameter "${field}": ${bad.message}`, 400, { fields: [{ path: bad.path, message: bad.message }] });
+}
+
 function toolProcedures() {
   const entries = allTools().map((tool) => {
     // Validation happens inside the guarded call so that invalid params also count as a failure.
     const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) =>
-      withRollbackOnError(tool, ctx, async () => tool.handler(await tool.input.parseAsync(input), ctx)).catch(asTrpcError);
+      withRollbackOnError(tool, ctx, async () => {
+        checkText(input);
+        return tool.handler(await tool.input.parseAsync(input), ctx);
+      }).catch(asTrpcError);
     const base = t.procedure.input((raw) => raw);
     return [tool.name, tool.access === "read" ? base.query(run) : base.mutation(run)] as const;
   });

@@ -1,7 +1,7 @@
 // Invariant: conditions are CEL, compiled once with syntax errors located by offset; at run time
 // they see vars and steps.<id>.{status,result,error}, and anything but a boolean is an error.
 import { describe, expect, it } from "vitest";
-import { ConditionError, compileCondition, toCelValue, type ConditionScope } from "./condition";
+import { CONDITION_LIMITS, ConditionError, ConditionLimitError, compileCondition, toCelValue, type ConditionScope } from "./condition";
 
 const scope = (vars: Record<string, unknown>, steps: ConditionScope["steps"] = {}): ConditionScope => ({
   vars: toCelValue(vars) as Record<string, unknown>,
@@ -68,6 +68,73 @@ describe("compileCondition", () => {
       { kind: "var", name: "a", offset: 0 },
       { kind: "step", name: "b", offset: 14 },
     ]);
+  });
+});
+
+describe("condition limits", () => {
+  const timed = (source: string, s: ConditionScope) => {
+    const started = performance.now();
+    let outcome: unknown;
+    try {
+      outcome = evaluate(source, s);
+    } catch (error) {
+      outcome = error;
+    }
+    return { outcome, ms: performance.now() - started };
+  };
+
+  it("runs matches() in linear time: the catastrophic backtracking pattern answers at once", () => {
+    const { outcome, ms } = timed('vars.s.matches("^(a+)+$")', scope({ s: `${"a".repeat(30)}!` }));
+    expect(outcome).toBe(false);
+    expect(ms).toBeLessThan(100);
+    expect(evaluate('vars.s.matches("^(a+)+$")', scope({ s: "a".repeat(5000) }))).toBe(true);
+  });
+
+  it("uses RE2 syntax: partial matches, inline flags, and no backreferences", () => {
+    expect(evaluate('vars.s.matches("b+")', scope({ s: "abbbc" }))).toBe(true);
+    expect(evaluate('vars.s.matches("(?i)^ABC$")', scope({ s: "abc" }))).toBe(true);
+    // JavaScript's RegExp would accept a backreference; RE2 refuses it when the recipe is validated.
+    expect(compileCondition('vars.s.matches("(a)\\\\1")')).toMatchObject({ ok: false, message: expect.stringMatching(/invalid regular expression/) });
+  });
+
+  it("fails a pattern that is only known at run time with CONDITION_ERROR when RE2 refuses it", () => {
+    expect(() => evaluate("vars.s.matches(vars.p)", scope({ s: "aa", p: "(a)\\1" }))).toThrow(ConditionError);
+  });
+
+  it("stops nested comprehensions over a long string with CONDITION_LIMIT", () => {
+    const s = "ab".repeat(2000);
+    const { outcome, ms } = timed('vars.s.split("").all(c, vars.s.split("").all(d, c == d || c != d))', scope({ s }));
+    expect(outcome).toBeInstanceOf(ConditionLimitError);
+    expect((outcome as ConditionLimitError).code).toBe("CONDITION_LIMIT");
+    // The step budget normally stops it; on a cold JIT under load the 250 ms deadline may come first.
+    expect((outcome as Error).message).toMatch(/more than 100000 evaluation steps|ran longer than 250 ms/);
+    expect(ms).toBeLessThan(400);
+  });
+
+  it("stops nested loops over literal lists, which read no input at all", () => {
+    const list = `[${Array.from({ length: 100 }, (_, i) => i).join(",")}]`;
+    const source = `${list}.all(a, ${list}.all(b, ${list}.all(c, true)))`;
+    expect(timed(source, scope({})).outcome).toBeInstanceOf(ConditionLimitError);
+  });
+
+  it("stops a string that doubles inside nested comprehensions at the string cap", () => {
+    const source = "[vars.s].map(a, [a + a].map(b, [b + b].map(c, [c + c].map(d, [d + d].map(e, e.size()))))).size() > 0";
+    const { outcome } = timed(source, scope({ s: "x".repeat(1000) }));
+    expect(outcome).toBeInstanceOf(ConditionLimitError);
+    expect((outcome as Error).message).toMatch(/string of 16000 characters/);
+  });
+
+  it("refuses to read a variable longer than the string cap, and CEL's || cannot swallow the limit", () => {
+    const s = scope({ s: "x".repeat(CONDITION_LIMITS.maxStringChars + 1) });
+    expect(() => evaluate('vars.s == ""', s)).toThrow(ConditionLimitError);
+    expect(() => evaluate('true || vars.s == ""', s)).not.toThrow();
+    expect(() => evaluate('vars.s == "" || true', s)).toThrow(ConditionLimitError);
+  });
+
+  it("lets ordinary comprehensions over a few thousand items through", () => {
+    const items = Array.from({ length: 2000 }, (_, i) => ({ name: `o${i}` }));
+    const s = scope({}, { list: { status: "succeeded", result: { items }, error: null } });
+    expect(evaluate('steps.list.result.items.all(o, o.name.startsWith("o"))', s)).toBe(true);
   });
 });
 

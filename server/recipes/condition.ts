@@ -7,10 +7,15 @@
  * - the scope is `vars` (effective variables) and `steps.<id>.{status, result, error}` for EVERY
  *   step of the recipe; steps that have not run yet have status "pending" and null result/error;
  * - a result that is not a boolean is an error of the step, never coerced to true/false;
+ * - evaluation is bounded (condition-budget.ts): a step budget, a string-size cap and RE2 for
+ *   `matches()`; exceeding them throws ConditionLimitError (code CONDITION_LIMIT);
  * - whole numbers become CEL ints (BigInt), so `vars.count + 1` works as written; fractions stay
  *   doubles (CEL has no implicit int/double arithmetic: write `vars.size * 2.0` for a fraction).
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { ConditionLimitError, compileRegex, instrument, literalPatterns, withBudget } from "./condition-budget";
+
+export { CONDITION_LIMITS, ConditionLimitError } from "./condition-budget";
 
 /** A reference a condition makes, for checking it against the recipe's variables and steps. */
 export type ConditionRef = { kind: "var" | "step"; name: string; offset: number };
@@ -70,6 +75,8 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "a map or list" : `${typeof value} ${String(value)}`;
 }
 
+const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
 function summary(error: unknown): string {
   const e = error as { summary?: string; message?: string };
   return e.summary ?? e.message?.split("\n")[0] ?? String(error);
@@ -100,13 +107,22 @@ export function compileCondition(
   if (checked.type !== "bool" && checked.type !== "dyn") {
     return { ok: false, message: `a condition must give true or false; this one gives ${checked.type}`, offset: 0 };
   }
+  for (const { pattern, offset } of literalPatterns(parsed.ast)) {
+    try {
+      compileRegex(pattern);
+    } catch (error) {
+      return { ok: false, message: `condition error: ${(error as Error).message}`, offset };
+    }
+  }
   const refs: ConditionRef[] = [];
   collectRefs(parsed.ast, refs);
+  instrument(parsed.ast);
   const evaluate = (scope: ConditionScope): boolean => {
     let result: unknown;
     try {
-      result = parsed(scope);
+      result = withBudget(() => parsed(scope));
     } catch (error) {
+      if (error instanceof ConditionLimitError) throw new ConditionLimitError(`condition "${clip(source)}": ${error.message}`);
       throw new ConditionError(`condition "${source}" could not be evaluated: ${summary(error)}`);
     }
     if (typeof result !== "boolean") {

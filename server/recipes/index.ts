@@ -27,6 +27,8 @@ export type { Recipe, RecipeInput, RecipeStep } from "./schema";
 export { DEFAULT_PARSE_LIMITS, formatPath, parseRecipeYaml } from "./parse";
 export type { ParseLimits, PathSegment, YamlSource } from "./parse";
 export { validateRecipe } from "./validate";
+export { CONDITION_LIMITS, ConditionLimitError, compileCondition, toCelValue } from "./condition";
+export { MAX_RECIPE_STEPS } from "./limits";
 export type { RecipeValidation, ValidateOptions } from "./validate";
 export { compileRecipe } from "./compile";
 export type { CompileIssue, RecipePlan } from "./compile";

@@ -35,7 +35,19 @@ describe("parseRecipeYaml", () => {
   it("rejects a 2 MiB file before parsing it", () => {
     const text = `name: big\ndescription: "${"x".repeat(2 * 1024 * 1024)}"\n`;
     const source = parseRecipeYaml(text);
-    expect(source.errors).toEqual([{ path: "", line: 1, column: 1, message: expect.stringMatching(/too large.*1048576 bytes/) }]);
+    expect(source.errors).toEqual([{ path: "", line: 1, column: 1, message: expect.stringMatching(/too large.*262144 bytes/) }]);
+  });
+
+  it("refuses more than 1,000 steps before parsing, counting tool keys in block and flow style", () => {
+    const steps = (n: number, flow: boolean) =>
+      Array.from({ length: n }, (_, i) => (flow ? `  - { name: s${i}, tool: create_scene }` : `  - name: s${i}\n    tool: create_scene`)).join("\n");
+    for (const flow of [false, true]) {
+      const started = performance.now();
+      const source = parseRecipeYaml(`name: many\ndescription: d\nsteps:\n${steps(1001, flow)}\n`);
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(source.errors).toEqual([{ path: "", line: 1, column: 1, message: expect.stringMatching(/1001 tool: keys.*the limit is 1000 steps/) }]);
+      expect(parseRecipeYaml(`name: many\ndescription: d\nsteps:\n${steps(1000, flow)}\n`).errors).toEqual([]);
+    }
   });
 
   it("takes the size limit as an option, counted in UTF-8 bytes", () => {
@@ -51,7 +63,8 @@ describe("parseRecipeYaml", () => {
     ["block mappings between blank lines", Array.from({ length: 1000 }, (_, i) => `${" ".repeat(i)}k:\n\n# c`).join("\n") + " 1"],
     ["an unclosed 100,000-deep sequence", `a: ${"[".repeat(100_000)}`],
   ])("rejects 1000-deep nesting of %s with a clear error", (_kind, text) => {
-    const source = parseRecipeYaml(text);
+    // Some of these texts exceed the default size limit; lift it to reach the nesting guard.
+    const source = parseRecipeYaml(text, { maxBytes: 4 * 1024 * 1024 });
     expect(source.value).toBeUndefined();
     expect(source.errors).toHaveLength(1);
     expect(source.errors[0].message).toMatch(/nesting is deeper than 64 levels/);

@@ -1,7 +1,8 @@
 /**
  * YAML text → plain value plus a position map, safe for hostile input. Invariants:
  * - never throws on bad input: every problem is a RecipeIssue with a 1-based line and column;
- * - size and nesting are checked BEFORE the YAML parser runs: its recursion on deep input can
+ * - size, step count (estimated from `tool:` keys) and nesting are checked BEFORE the YAML
+ *   parser runs: parsing costs ~2 ms per KB on the event loop, and its its recursion on deep input can
  *   exhaust the stack, and near the stack limit V8 has been seen to abort the whole process;
  * - keys that name JavaScript object internals (`__proto__`, `constructor`, `prototype`) are
  *   rejected, so no later lookup or spread can touch a prototype;
@@ -9,6 +10,7 @@
  */
 import { CST, Lexer, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import type { Document, Node } from "yaml";
+import { MAX_RECIPE_STEPS } from "./limits";
 import type { RecipeIssue } from "./types";
 
 /** A step along a path into the document: a mapping key or a sequence index. */
@@ -24,15 +26,27 @@ export interface ParseLimits {
   maxAliasCount: number;
   /** Problems beyond this count are summarised in one last issue. */
   maxErrors: number;
+  /** Most steps a recipe may have (estimated before parsing, then checked exactly by the schema). */
+  maxSteps: number;
 }
 
-/** Defaults: 1 MiB, depth 64, 100 aliases, 100 issues. */
+/** Defaults: 256 KiB, depth 64, 100 aliases, 100 issues, 1,000 steps (docs/recipes.md, "Limits"). */
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
-  maxBytes: 1024 * 1024,
+  maxBytes: 256 * 1024,
   maxDepth: 64,
   maxAliasCount: 100,
   maxErrors: 100,
+  maxSteps: MAX_RECIPE_STEPS,
 };
+
+/**
+ * Upper bound of the step count without parsing: every step has a `tool` key, so count the
+ * lines or flow mappings that start one. Keys named `tool` inside params count too, which only
+ * errs towards refusing a file with more than maxSteps of them.
+ */
+function countToolKeys(text: string): number {
+  return text.match(/(?:^|[{,])[ \t]*(?:- +)?["']?tool["']?[ \t]*:/gm)?.length ?? 0;
+}
 
 /** Result of parsing: `value` is undefined when `errors` is not empty. */
 export interface YamlSource {
@@ -197,6 +211,10 @@ export function parseRecipeYaml(text: string, options: Partial<ParseLimits> = {}
   const bytes = text.length > limits.maxBytes ? text.length : Buffer.byteLength(text, "utf8");
   if (bytes > limits.maxBytes) {
     return fail(`the recipe is too large: ${bytes} bytes or more, the limit is ${limits.maxBytes} bytes`);
+  }
+  const toolKeys = countToolKeys(text);
+  if (toolKeys > limits.maxSteps) {
+    return fail(`the recipe has ${toolKeys} tool: keys, so more than ${limits.maxSteps} steps; the limit is ${limits.maxSteps} steps`);
   }
   const deepAt = findExcessiveNesting(text, limits.maxDepth);
   if (deepAt !== undefined) {

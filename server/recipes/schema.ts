@@ -5,6 +5,7 @@
  * because they need all steps at once and JSON Schema cannot express them anyway.
  */
 import { z } from "zod";
+import { MAX_RECIPE_STEPS } from "./limits";
 
 /** Recipe names are file-system safe by construction: no dots, slashes or spaces. */
 export const RECIPE_NAME_PATTERN = /^[A-Za-z0-9-]+$/;
@@ -112,7 +113,8 @@ export const recipeSchema = z.strictObject({
   transaction: z.boolean({ error: fieldError("transaction", "true or false") }).default(false),
   steps: z
     .array(recipeStepSchema, { error: fieldError("steps", "a list of steps") })
-    .min(1, "a recipe needs at least one step"),
+    .min(1, "a recipe needs at least one step")
+    .max(MAX_RECIPE_STEPS, `a recipe has at most ${MAX_RECIPE_STEPS} steps`),
 });
 
 /** A validated recipe: ids, params and on_error are always present. */

@@ -82,8 +82,32 @@ describe("recipe store", () => {
     expect(byPath("broken.yaml")).toMatchObject({ name: "broken", valid: false, errors: [{ line: 2 }] });
     expect(byPath("bad-tool.yaml")).toMatchObject({ name: "bad-tool", valid: false, steps: 1 });
     expect(byPath("bad-tool.yaml")?.errors[0].message).toMatch(/unknown tool "no_such_tool"/);
-    expect(byPath("huge.yaml")?.errors[0].message).toMatch(/limit is 1048576 bytes/);
+    expect(byPath("huge.yaml")?.errors[0].message).toMatch(/limit is 262144 bytes/);
     expect(byPath("folder.yaml")?.errors[0].message).toBe("not a regular file");
+  });
+
+  it("parses an unchanged file once and rereads it when it changes", async () => {
+    const steps = (n: number, tool: string) => Array.from({ length: n }, (_, i) => `  - name: S${i}\n    tool: ${tool}`).join("\n");
+    await put("project", "big.yaml", `name: big\ndescription: d\nsteps:\n${steps(1000, "set_camera")}\n`);
+    let started = performance.now();
+    expect((await listRecipes(options()))[0]).toMatchObject({ name: "big", valid: true, steps: 1000 });
+    const first = performance.now() - started;
+    started = performance.now();
+    const again = await listRecipes(options());
+    const second = performance.now() - started;
+    expect(again[0]).toMatchObject({ name: "big", valid: true, steps: 1000, shadowed: false });
+    expect(second).toBeLessThan(Math.max(20, first / 5));
+
+    await put("project", "big.yaml", `name: big\ndescription: d\nsteps:\n${steps(999, "no_such_tool")}\n`);
+    expect((await listRecipes(options()))[0]).toMatchObject({ name: "big", valid: false, steps: 999 });
+  });
+
+  it("lists a file of more than 1,000 steps as invalid without parsing it", async () => {
+    const steps = Array.from({ length: 1001 }, (_, i) => `  - { name: S${i}, tool: set_camera }`).join("\n");
+    await put("project", "huge-steps.yaml", `name: huge-steps\ndescription: d\nsteps:\n${steps}\n`);
+    const [entry] = await listRecipes(options());
+    expect(entry).toMatchObject({ valid: false, steps: 0 });
+    expect(entry.errors[0].message).toMatch(/the limit is 1000 steps/);
   });
 
   it("lists nothing when neither folder exists", async () => {

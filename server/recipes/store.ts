@@ -78,8 +78,37 @@ export function recipeDirs(projectDir: string, homeDir: string = homedir()) {
 const isRecipeFile = (file: string) => /\.ya?ml$/i.test(file);
 const stem = (file: string) => file.slice(0, -extname(file).length);
 
-/** Reads and validates one file; undefined when it does not exist (any more). */
+/**
+ * Validated files by path, reused while the file's identity and times are unchanged, so listing
+ * a folder of big recipes parses each only once. Per catalogue, since validation depends on it.
+ */
+const loaded = new WeakMap<RecipeToolCatalogue, Map<string, { stamp: string; file: RecipeFile }>>();
+
+/** Reads and validates one file (or reuses the last result for it); undefined when it does not exist. */
 async function loadFile(
+  options: RecipeStoreOptions,
+  source: RecipeEntry["source"],
+  dir: string,
+  file: string,
+): Promise<RecipeFile | undefined> {
+  const path = join(dir, file);
+  const cache = loaded.get(options.catalogue) ?? loaded.set(options.catalogue, new Map()).get(options.catalogue)!;
+  let stamp: string | undefined;
+  try {
+    const info = await stat(path);
+    stamp = `${source}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}:${JSON.stringify(options.limits ?? null)}`;
+  } catch {
+    // readFresh reports what is wrong with the path.
+  }
+  const hit = stamp === undefined ? undefined : cache.get(path);
+  if (hit && hit.stamp === stamp) return { ...hit.file };
+  const fresh = await readFresh(options, source, dir, file);
+  if (fresh && stamp !== undefined) cache.set(path, { stamp, file: { ...fresh } });
+  else cache.delete(path);
+  return fresh;
+}
+
+async function readFresh(
   options: RecipeStoreOptions,
   source: RecipeEntry["source"],
   dir: string,

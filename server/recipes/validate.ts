@@ -151,11 +151,35 @@ function checkStep({ index, step, params }: CompiledStep, { catalogue, source, r
 
 /**
  * Validates recipe text against the schema and the tool catalogue, for the given run-time
- * variables. Never throws on bad input.
+ * variables. Never throws on bad input. Results for texts of 4 KiB and more are memoised (32 most
+ * recent) and shared between callers: treat them as read-only.
  * @example
  * const { valid, errors } = validateRecipe(yamlText, catalogue, { variables: { n: 3 } });
  */
 export function validateRecipe(text: string, catalogue: RecipeToolCatalogue, options: ValidateOptions = {}): RecipeValidation {
+  // Big texts are parsed once: the builder, get_recipe_info and runs validate the same text again.
+  if (typeof text !== "string" || text.length < MEMO_MIN_CHARS) return validateUncached(text, catalogue, options);
+  const memo = memos.get(catalogue) ?? memos.set(catalogue, new Map()).get(catalogue)!;
+  const key = `${JSON.stringify(options.variables ?? null)}\u0000${JSON.stringify(options.limits ?? null)}\u0000${text}`;
+  const hit = memo.get(key);
+  if (hit) {
+    memo.delete(key);
+    memo.set(key, hit);
+    return hit;
+  }
+  const validation = validateUncached(text, catalogue, options);
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  memo.set(key, validation);
+  return validation;
+}
+
+/** Texts shorter than this validate in well under a millisecond; only longer ones are memoised. */
+const MEMO_MIN_CHARS = 4096;
+const MEMO_ENTRIES = 32;
+/** Per catalogue (a validation depends on the tools' schemas): text + options → validation, LRU. */
+const memos = new WeakMap<RecipeToolCatalogue, Map<string, RecipeValidation>>();
+
+function validateUncached(text: string, catalogue: RecipeToolCatalogue, options: ValidateOptions): RecipeValidation {
   const source = parseRecipeYaml(text, options.limits);
   if (source.errors.length > 0) return { valid: false, errors: source.errors, warnings: source.warnings };
 

@@ -27,10 +27,36 @@ export const name = (what = "Name") =>
   z.string().min(1, { message: `${what} must not be empty`, abort: true }).max(200, { abort: true })
     .regex(/^[^\u0000-\u001f\u007f]+$/, `${what} must not contain control characters`);
 
-const coord = () => num(z.number().finite()).optional();
+/**
+ * Ranges of vector components (docs/api.md, "Number ranges"). Everything accepted must stay
+ * finite through world matrices, exports and imports: 1e308 is finite, but its first product is not.
+ */
+export const VECTOR_RANGES = {
+  /** Metres from the origin. */
+  position: { max: 1e9 },
+  /** Euler degrees. */
+  rotation: { max: 1e6 },
+  /** Scale factors: 0, or a magnitude from 1e-6 to 1e6 (an inverse must stay finite too). */
+  scale: { max: 1e6, minNonZero: 1e-6 },
+  /** Array-modifier shift per copy, as a fraction of the mesh's size. */
+  offset: { max: 1e3 },
+} as const;
 
-/** A vector with optional components {x, y, z}. */
-export const vec3 = () => z.strictObject({ x: coord(), y: coord(), z: coord() }).meta({ kiln: "vector" });
+type VectorKind = keyof typeof VECTOR_RANGES;
+
+const coord = (kind: VectorKind) => {
+  const range: { max: number; minNonZero?: number } = VECTOR_RANGES[kind];
+  let component = z.number().finite().min(-range.max).max(range.max);
+  if (range.minNonZero !== undefined) {
+    const min = range.minNonZero;
+    component = component.refine((v) => v === 0 || Math.abs(v) >= min, `a ${kind} component is 0 or at least ${min} in magnitude`);
+  }
+  return num(component).optional();
+};
+
+/** A vector with optional components {x, y, z}, each within the range of its kind. */
+export const vec3 = (kind: VectorKind) =>
+  z.strictObject({ x: coord(kind), y: coord(kind), z: coord(kind) }).meta({ kiln: "vector" });
 
 const unit = () => num(z.number().min(0).max(1));
 
@@ -40,3 +66,39 @@ export const color = () =>
 
 export const vecOut = z.object({ x: z.number(), y: z.number(), z: z.number() });
 export const colorOut = z.object({ r: z.number(), g: z.number(), b: z.number(), a: z.number() });
+
+/**
+ * Text that cannot be stored or encoded everywhere: a NUL (PostgreSQL text refuses it, C strings
+ * end at it) or a lone UTF-16 surrogate (no UTF-8 encoding exists, so encodeURIComponent and
+ * every writer throw). Checked centrally on every tool's raw input, keys included.
+ */
+const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The first string (value or key) in `input` that BAD_TEXT refuses, with its path and why. */
+export function findUnencodableText(input: unknown): { path: string; message: string } | undefined {
+  const why = (text: string) =>
+    text.includes("\u0000") ? "must not contain a NUL character (\\u0000)" : "must not contain a lone UTF-16 surrogate (it has no UTF-8 encoding)";
+  // Parent links instead of path copies: input may nest 100,000 levels deep (it is refused later).
+  type Entry = { value: unknown; key?: string | number; parent?: Entry };
+  const pathOf = (entry: Entry | undefined, last?: string) => {
+    const parts: (string | number)[] = last === undefined ? [] : [last];
+    for (let e = entry; e && e.key !== undefined; e = e.parent) parts.unshift(e.key);
+    return parts.join(".");
+  };
+  const stack: Entry[] = [{ value: input }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const { value } = entry;
+    if (typeof value === "string") {
+      if (BAD_TEXT.test(value)) return { path: pathOf(entry), message: `Text ${why(value)}.` };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: entry });
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (BAD_TEXT.test(key)) return { path: pathOf(entry, key), message: `A parameter name ${why(key)}.` };
+        stack.push({ value: item, key, parent: entry });
+      }
+    }
+  }
+  return undefined;
+}

@@ -43,6 +43,21 @@ describe("/api/trpc for the builder", () => {
     expect(bad.body[0].error?.data.kiln?.code).toBe("INVALID_PARAMS");
   });
 
+  it.each([
+    ["an unknown procedure", "tools.no_such_tool", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }, 404, "UNKNOWN_PROCEDURE"],
+    ["a mutation sent as GET", "tools.create_scene?input=%7B%7D", { method: "GET" }, 405, "METHOD_NOT_ALLOWED"],
+    ["a body that is not JSON", "tools.list_objects", { method: "POST", body: "x=1", headers: { "content-type": "application/x-www-form-urlencoded" } }, 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["broken JSON", "tools.create_scene", { method: "POST", body: "{", headers: { "content-type": "application/json" } }, 400, "INVALID_JSON"],
+  ] as const)("answers %s with its real status and code, logged as nothing internal", async (_case, target, init, status, code) => {
+    const before = kiln.log().length;
+    const r = await fetch(`${kiln.url}/api/trpc/${target}`, { ...init, headers: { ...("headers" in init ? init.headers : {}) } });
+    expect(r.status).toBe(status);
+    const body = (await r.json()) as { error: { data: { httpStatus: number; kiln: { code: string } } } };
+    expect(body.error.data).toMatchObject({ httpStatus: status, kiln: { code } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kiln.log().slice(before)).not.toMatch(/internal error/);
+  });
+
   it("refuses a body over the limit", async () => {
     const r = await fetch(`${kiln.url}/api/trpc/tools.validate_recipe?batch=1`, {
       method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ 0: { yaml: "x".repeat(2 * 1024 * 1024) } }),

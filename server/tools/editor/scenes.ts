@@ -22,8 +22,8 @@ export const setCamera = sceneTool({
   name: "set_camera",
   description: "Place the scene camera; fov is the vertical field of view in degrees.",
   input: z.strictObject({
-    position: vec3().optional(),
-    rotation: vec3().optional(),
+    position: vec3("position").optional(),
+    rotation: vec3("rotation").optional(),
     fov: num(z.number().gt(1).lt(179)).optional(),
     scene: name("Scene name").optional(),
     app: appParam(),
