@@ -5,7 +5,7 @@ import path from "node:path";
 import { PNG } from "pngjs";
 import { z } from "zod";
 import { renderScene } from "../../scene/render";
-import { buildRenderInput } from "../../scene/render-view";
+import { OVERLAYS, buildRenderInput } from "../../scene/render-view";
 import { defineTool } from "../define-tool";
 import { appParam, name, num } from "../schemas";
 import { appOut } from "./scene-tool";
@@ -17,7 +17,11 @@ export const takeScreenshot = defineTool({
   group: "editor",
   access: "write",
   description: "Render the active scene from its camera to a PNG (headless software renderer).",
-  input: z.strictObject({ width: size(), height: size(), scene: name("Scene name").optional(), app: appParam() }),
+  input: z.strictObject({
+    width: size(), height: size(), scene: name("Scene name").optional(), app: appParam(),
+    overlay: z.array(z.enum(OVERLAYS)).max(OVERLAYS.length).optional()
+      .describe("Helpers drawn on top: grid (1 m on the ground), axes (the app's X/Y/Z from the origin), labels (object names). None by default."),
+  }),
   output: z.object({
     id: z.string(), app: appOut, scene: z.string(), width: z.number(), height: z.number(),
     bytes: z.number(), sha256: z.string(), url: z.string(), duration_ms: z.number(),
@@ -25,7 +29,7 @@ export const takeScreenshot = defineTool({
   handler: async (input, { kiln }) => {
     const started = performance.now();
     const app = input.app ?? kiln.config.defaultApp;
-    const view = buildRenderInput(kiln.workspace.state, app, input.width, input.height, input.scene);
+    const view = buildRenderInput(kiln.workspace.state, app, input.width, input.height, input.scene, input.overlay ?? []);
     const image = renderScene(view);
     const png = encodePng(image.width, image.height, image.data);
     const id = randomUUID();
