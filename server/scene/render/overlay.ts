@@ -90,10 +90,16 @@ function segment(st: RasterState, view: ViewSetup, a: Vec3, b: Vec3, s: Stroke, 
   }
 }
 
-/** Draws each label centred just above its projected position: white 5x7 text with a dark outline. */
+/**
+ * Draws each label centred just above its projected position: white 5x7 text with a dark outline.
+ * A label that would overlap one already drawn moves up a line at a time (objects at the same
+ * spot, e.g. a light at the origin inside a cube, stay readable).
+ */
 export function drawLabels(out: RenderOutput, view: ViewSetup, labels: readonly { text: string; position: Vec3; color?: Vec3 }[]): void {
   const scale = out.height >= 540 ? 2 : 1;
   const m = view.m;
+  const taken: [number, number, number, number][] = [];
+  const lineH = (GLYPH_H + 3) * scale;
   for (const label of labels) {
     const p = label.position;
     if (!Array.isArray(p) || typeof label.text !== "string") continue;
@@ -104,7 +110,11 @@ export function drawLabels(out: RenderOutput, view: ViewSetup, labels: readonly 
     if (!(Math.abs(X) < 1e6 && Math.abs(Y) < 1e6)) continue;
     const text = label.text.slice(0, 64);
     const tw = (text.length * (GLYPH_W + 1) - 1) * scale;
-    const left = Math.round(X - tw / 2), top = Math.round(Y - (GLYPH_H + 3) * scale);
+    const left = Math.round(X - tw / 2);
+    let top = Math.round(Y - lineH);
+    const overlaps = (t: number) => taken.some(([l, tt, r, b]) => left - 2 < r && left + tw + 2 > l && t - 2 < b && t + GLYPH_H * scale + 2 > tt);
+    for (let k = 0; k < 12 && overlaps(top); k++) top -= lineH;
+    taken.push([left, top, left + tw, top + GLYPH_H * scale]);
     const ink = label.color ? label.color.map((c) => Math.round(255 * Math.min(1, Math.max(0, c)))) : [255, 255, 255];
     // Outline first (every ink pixel's 8 neighbours), then the ink on top.
     for (const pass of [0, 1]) {
