@@ -31,6 +31,28 @@ function encode(c: number): number {
   return Math.round(s * 255);
 }
 
+let lut16: Uint16Array | null = null;
+
+/**
+ * The same table in sixteenths of an sRGB8 step (0..4080), for ordered dithering: adding a
+ * threshold 0..15 and shifting right by 4 rounds up or down with the right probabilities, so a
+ * smooth gradient spreads over neighbouring 8-bit levels instead of showing bands.
+ */
+export function srgbLut16(): Uint16Array {
+  if (lut16) return lut16;
+  const t = new Uint16Array(SRGB_LUT_SIZE);
+  for (let i = 0; i < SRGB_LUT_SIZE; i++) {
+    const c = i / (SRGB_LUT_SIZE - 1);
+    const s = c <= 0.0031308 ? 12.92 * c : 1.055 * Math.pow(c, 1 / 2.4) - 0.055;
+    t[i] = Math.round(s * 255 * 16);
+  }
+  lut16 = t;
+  return t;
+}
+
+/** 4x4 Bayer matrix (thresholds 0..15), row-major. */
+export const BAYER4 = new Uint8Array([0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]);
+
 /** Encodes one display-linear channel (clamped to 0..1, NaN -> 0) exactly as the renderer does. */
 export function linearToSrgb8(c: number): number {
   const v = c > 0 ? (c < 1 ? c : 1) : 0;

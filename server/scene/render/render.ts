@@ -77,7 +77,7 @@ export function renderScene(input: RenderInput): RenderOutput {
   fillBackground(st, view, clearDepth, background(input.background), exposure);
   const overlay = input.overlay;
   if (overlay) drawLines3d(st, view, overlay, ss);
-  const out = resolve(st, width, height, ss);
+  const out = resolve(st, width, height, ss, input.dither !== false);
   if (overlay) {
     const outView = setupView(input.camera, width, height);
     const len = axisLength(outView);

@@ -59,8 +59,8 @@ export function lookAt(eye: Vec3, target: Vec3, fovYDeg = 60): RenderCamera {
 
 /**
  * A scene with a camera at z = +5 looking down -Z and one white head-on directional light, on the
- * flat background BG, one sample per pixel and no shadows: the rasterizer tests check coverage and
- * shading per pixel; supersampling, shadows and the sky have their own tests.
+ * flat background BG, one sample per pixel, no shadows and no dithering: the rasterizer tests check
+ * coverage and exact colours per pixel; supersampling, shadows, dithering and the sky have their own tests.
  */
 export function scene(meshes: RenderMesh[], extra: Partial<RenderInput> = {}): RenderInput {
   return {
@@ -72,6 +72,7 @@ export function scene(meshes: RenderMesh[], extra: Partial<RenderInput> = {}): R
     background: BG,
     supersample: 1,
     shadows: false,
+    dither: false,
     ...extra,
   };
 }

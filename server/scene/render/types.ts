@@ -90,6 +90,8 @@ export interface RenderInput {
   exposure?: number;
   /** Samples per pixel along each axis (1..4, default 2 = 4 samples per pixel); lowered for huge images. */
   supersample?: number;
+  /** Ordered dithering when quantising to 8 bits, against banding in gradients (default true). */
+  dither?: boolean;
   /** Shadows from directional and spot lights (default true). */
   shadows?: boolean;
   /** Drawn on top of the shaded image: ground grid, axes, text labels. */
