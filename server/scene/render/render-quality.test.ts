@@ -9,7 +9,7 @@ import type { RenderInput } from "./types";
 const head = (extra: Partial<RenderInput> = {}): RenderInput => ({
   width: 64, height: 48, camera: lookAt([0, 0, 5], [0, 0, 0]),
   meshes: [quadZ(0, -1, -1, 1.03, 1, [1, 0, 0, 1])],
-  lights: [{ type: "directional", direction: [0, 0, -1], color: [1, 1, 1], intensity: 1 }], background: [0, 0, 1, 1], ...extra,
+  lights: [{ type: "directional", direction: [0, 0, -1], color: [1, 1, 1], intensity: 1 }], background: [0, 0, 1, 1], dither: false, ...extra,
 });
 
 describe("image quality", () => {

@@ -17,31 +17,37 @@ import type { RasterState } from "./raster";
 import { skyRadiance } from "./sky";
 import type { RenderOutput } from "./types";
 
+/** Entries of the per-frame sky table over view-direction heights -1..1 (1/1024 steps: finer than the 8-bit output). */
+const SKY_STEPS = 2048;
+
 /** Writes the sky (or `flat`, linear) into every sample whose depth is still the cleared value. */
 export function fillBackground(st: RasterState, view: ViewSetup, clearDepth: number, flat: [number, number, number] | null, exposure: number): void {
   const { width, height, depth, color, sky } = st;
+  // Tone-mapped sky colour by direction height, tabulated once per frame (the sky only depends on y).
+  const table = new Float32Array((SKY_STEPS + 1) * 3);
   const tmp = new Float64Array(3);
-  if (flat) for (let k = 0; k < 3; k++) tmp[k] = toneMap(flat[k] * exposure);
+  for (let k = 0; k <= SKY_STEPS; k++) {
+    if (flat) tmp.set(flat);
+    else skyRadiance(sky, (2 * k) / SKY_STEPS - 1, tmp, 0);
+    table[k * 3] = toneMap(tmp[0] * exposure);
+    table[k * 3 + 1] = toneMap(tmp[1] * exposure);
+    table[k * 3 + 2] = toneMap(tmp[2] * exposure);
+  }
   // Direction of sample (x, y) = fwd + a right - b up with a, b in units of the focal length.
   const f = (height / 2) / view.tanY; // pixels per unit tangent
   const { fwd, right, up } = view;
+  const half = SKY_STEPS / 2;
   for (let y = 0; y < height; y++) {
     const b = (y + 0.5 - height / 2) / f;
     const row = y * width;
+    const rowY = fwd[1] - b * up[1], b2 = 1 + b * b;
     for (let x = 0; x < width; x++) {
       const i = row + x;
       if (depth[i] !== clearDepth) continue;
-      const o = i * 3;
-      if (!flat) {
-        const a = (x + 0.5 - width / 2) / f;
-        const dy = fwd[1] + a * right[1] - b * up[1];
-        skyRadiance(sky, dy / Math.sqrt(1 + a * a + b * b), tmp, 0);
-        color[o] = toneMap(tmp[0] * exposure);
-        color[o + 1] = toneMap(tmp[1] * exposure);
-        color[o + 2] = toneMap(tmp[2] * exposure);
-      } else {
-        color[o] = tmp[0]; color[o + 1] = tmp[1]; color[o + 2] = tmp[2];
-      }
+      const a = (x + 0.5 - width / 2) / f;
+      const k = (((rowY + a * right[1]) / Math.sqrt(b2 + a * a)) * half + half + 0.5) | 0;
+      const t = (k < 0 ? 0 : k > SKY_STEPS ? SKY_STEPS : k) * 3, o = i * 3;
+      color[o] = table[t]; color[o + 1] = table[t + 1]; color[o + 2] = table[t + 2];
     }
   }
 }
