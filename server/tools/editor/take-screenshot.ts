@@ -4,10 +4,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { z } from "zod";
-import { renderScene } from "../../scene/render";
 import { OVERLAYS, buildRenderInput } from "../../scene/render-view";
 import { defineTool } from "../define-tool";
 import { appParam, name, num } from "../schemas";
+import { renderOffThread } from "./render-off-thread";
 import { appOut } from "./scene-tool";
 
 const size = () => num(z.number().int().min(16).max(4096));
@@ -30,7 +30,7 @@ export const takeScreenshot = defineTool({
     const started = performance.now();
     const app = input.app ?? kiln.config.defaultApp;
     const view = buildRenderInput(kiln.workspace.state, app, input.width, input.height, input.scene, input.overlay ?? []);
-    const image = renderScene(view);
+    const image = await renderOffThread(view);
     const png = encodePng(image.width, image.height, image.data);
     const id = randomUUID();
     await writeFile(path.join(kiln.screenshotsDir, `${id}.png`), png);
