@@ -39,8 +39,29 @@ const norm = (v: [number, number, number]): [number, number, number] => {
   return [v[0] / l, v[1] / l, v[2] / l];
 };
 
-/** The render input for an app's scene (the active one unless named) at a size. */
-export function buildRenderInput(state: SceneState, app: AppId, width: number, height: number, sceneName?: string): RenderInput {
+/** Overlays take_screenshot can draw (see server/scene/render/overlay.ts). */
+export const OVERLAYS = ["grid", "axes", "labels"] as const;
+export type OverlayName = (typeof OVERLAYS)[number];
+
+const AXES: { label: string; local: [number, number, number]; color: [number, number, number] }[] = [
+  { label: "X", local: [1, 0, 0], color: [0.95, 0.25, 0.25] },
+  { label: "Y", local: [0, 1, 0], color: [0.3, 0.85, 0.3] },
+  { label: "Z", local: [0, 0, 1], color: [0.3, 0.5, 1] },
+];
+
+/** Where an object's name is drawn: above the top of its mesh, or at its origin. */
+function labelPosition(mesh: { positions: Float32Array } | null, origin: [number, number, number]): [number, number, number] {
+  if (!mesh || mesh.positions.length < 3) return origin;
+  const p = mesh.positions;
+  let x0 = Infinity, x1 = -Infinity, y1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    x0 = Math.min(x0, p[i]); x1 = Math.max(x1, p[i]); y1 = Math.max(y1, p[i + 1]); z0 = Math.min(z0, p[i + 2]); z1 = Math.max(z1, p[i + 2]);
+  }
+  return [(x0 + x1) / 2, y1, (z0 + z1) / 2];
+}
+
+/** The render input for an app's scene (the active one unless named) at a size, with optional overlays. */
+export function buildRenderInput(state: SceneState, app: AppId, width: number, height: number, sceneName?: string, overlay: readonly OverlayName[] = []): RenderInput {
   const scene = getScene(state, app, sceneName);
   const objects = sceneObjects(state, scene);
   const worlds = worldMatrices(objects);
@@ -48,25 +69,33 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
   const meshes: RenderMesh[] = [];
   const lights: RenderLight[] = [];
   const fwd = localForward(app);
+  const labels: { text: string; position: [number, number, number] }[] = [];
   for (const o of objects) {
     const world = multiply(toCanon, worlds.get(o.name)!);
+    const origin = transformPoint(world, 0, 0, 0);
     if (o.kind === "mesh") {
       const mesh = objectMesh(state, o);
       if (!mesh) continue;
       const material = o.material ? (state.get(ids.material(app, o.material)) as MaterialRecord | undefined) : undefined;
       const c = material?.color;
+      const placed = worldMesh(mesh, world);
       meshes.push({
-        ...worldMesh(mesh, world), indices: mesh.indices,
+        ...placed, indices: mesh.indices,
         color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
       });
-    } else if (o.kind === "light" && o.light) {
+      labels.push({ text: o.name, position: labelPosition(placed, origin) });
+      continue;
+    }
+    labels.push({ text: o.name, position: origin });
+    if (o.kind === "light" && o.light) {
       const l = o.light;
       const color: [number, number, number] = [l.color.r, l.color.g, l.color.b];
       const position = transformPoint(world, 0, 0, 0);
       const direction = norm(transformDirection(world, fwd[0], fwd[1], fwd[2]));
       if (l.type === "Directional") lights.push({ type: "directional", direction, color, intensity: l.intensity });
       else if (l.type === "Point") lights.push({ type: "point", position, color, intensity: l.intensity, range: l.range });
-      else lights.push({ type: "spot", position, direction, color, intensity: l.intensity, range: l.range, angleDeg: l.spotAngle });
+      // Kiln's spot angle is the whole cone (as Unity's and Blender's); the renderer takes the half-angle.
+      else lights.push({ type: "spot", position, direction, color, intensity: l.intensity, range: l.range, angleDeg: l.spotAngle / 2 });
     }
   }
   const cam = scene.camera;
@@ -78,5 +107,14 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
     // Like an editor viewport's default lighting: an unlit scene is still readable.
     lights.push({ type: "directional", direction: norm([forward[0] + 0.3, forward[1] - 0.6, forward[2]]), color: [1, 1, 1], intensity: 0.9 });
   }
-  return { width, height, camera: { eye, forward, up, fovYDeg: cam.fov, near: 0.05, far: 5000 }, meshes, lights };
+  const input: RenderInput = { width, height, camera: { eye, forward, up, fovYDeg: cam.fov, near: 0.05, far: 5000 }, meshes, lights };
+  if (overlay.length) {
+    input.overlay = {
+      grid: overlay.includes("grid"),
+      // The app's own axes (Unity's X is canonical -X, Blender's Z is canonical +Y), in its usual colours.
+      axes: overlay.includes("axes") ? AXES.map((a) => ({ label: a.label, color: a.color, direction: norm(transformDirection(toCanon, ...a.local)) })) : undefined,
+      labels: overlay.includes("labels") ? labels : undefined,
+    };
+  }
+  return input;
 }

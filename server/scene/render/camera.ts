@@ -21,6 +21,13 @@ export interface ViewSetup {
   far: number;
   /** Sanitised eye position. */
   eye: Vec3;
+  /** Orthonormal camera basis: viewing direction, right, up. */
+  fwd: Vec3;
+  right: Vec3;
+  up: Vec3;
+  /** Tangents of the horizontal and vertical half field of view. */
+  tanX: number;
+  tanY: number;
 }
 
 /** Returns `v` scaled to unit length, or null when it is zero, tiny or not finite. */
@@ -75,5 +82,6 @@ export function setupView(camera: RenderCamera, width: number, height: number): 
   for (let r = 0; r < 3; r++) {
     m[r * 4 + 3] = -(m[r * 4] * eye[0] + m[r * 4 + 1] * eye[1] + m[r * 4 + 2] * eye[2]);
   }
-  return { m, near, far, eye };
+  const tanY = 1 / f;
+  return { m, near, far, eye, fwd, right, up, tanY, tanX: (tanY * width) / height };
 }

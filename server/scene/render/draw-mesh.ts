@@ -71,8 +71,10 @@ export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc:
   if ((all & REJECT) !== 0) return; // whole mesh off-screen
 
   const col = mesh.color;
-  if (Array.isArray(col)) st.setMaterial(finite01(col[0]), finite01(col[1]), finite01(col[2]));
-  else st.setMaterial(1, 1, 1);
+  const metallic = finite01(mesh.metallic ?? 0);
+  const roughness = Number.isFinite(mesh.roughness) ? finite01(mesh.roughness as number) : 0.5;
+  if (Array.isArray(col)) st.setMaterial(finite01(col[0]), finite01(col[1]), finite01(col[2]), metallic, roughness);
+  else st.setMaterial(1, 1, 1, metallic, roughness);
   const doubleSided = mesh.doubleSided !== false;
   const eye = view.eye;
   let nBack = 0;

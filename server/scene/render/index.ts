@@ -2,6 +2,7 @@
  * Public surface of the headless software rasterizer (see README.md).
  * Pure TypeScript: no Node, DOM or third-party imports.
  */
-export type { Vec3, Rgba, RenderCamera, RenderMesh, RenderLight, RenderInput, RenderOutput } from "./types";
-export { renderScene, DEFAULT_BACKGROUND, DEFAULT_AMBIENT } from "./render";
-export { linearToSrgb8 } from "./color";
+export type { Vec3, Rgba, RenderCamera, RenderMesh, RenderLight, RenderInput, RenderOutput, RenderOverlay, RenderSky } from "./types";
+export { renderScene, supersampleFor, DEFAULT_AMBIENT, DEFAULT_SUPERSAMPLE } from "./render";
+export { DEFAULT_SKY } from "./sky";
+export { linearToSrgb8, sceneToSrgb8, toneMap } from "./color";

@@ -1,73 +1,82 @@
 /**
- * Triangle rasterizer + per-pixel Lambert shading.
+ * Triangle rasterizer: feeds every covered sample that passes the depth test to shade.ts.
  *
  * Bounding box + edge functions in 8-bit sub-pixel fixed point held in doubles:
  * every edge value is an exact multiple of 0.5 (< 2^52 thanks to the guard
  * band), so incremental stepping never drifts and the top-left rule is exact —
  * adjacent triangles neither crack nor double-cover. Each row is narrowed to
- * the triangle's span before the per-pixel test. Depth is 1/W (linear in screen
+ * the triangle's span before the per-sample test. Depth is 1/W (linear in screen
  * space, larger = nearer), stored in a Float32Array. Shading is done only for
- * pixels that pass the depth test, with perspective-correct normals/positions.
+ * samples that pass the depth test, with perspective-correct normals/positions.
+ * "Pixel" below means one sample of the supersampled grid.
  */
-import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE } from "./lights";
 import type { PackedLights } from "./lights";
-import { SRGB_LUT_SIZE } from "./color";
+import { shadeSample } from "./shade";
+import type { ShadowMap } from "./shadow";
 
 // Imported bindings are copied into module-local consts: test runners and CJS
 // transpilers turn imports into getter-property reads, far too slow per pixel.
-const STRIDE = LIGHT_STRIDE;
-const DIRECTIONAL = LIGHT_DIRECTIONAL;
-const SPOT = LIGHT_SPOT;
+const shade = shadeSample;
 const SUB = 256; // sub-pixel steps per pixel
 // Pixel centres sit at +0.5 px; the extra half sub-step (1/512 px, invisible) makes every
 // sample-minus-vertex difference a half-integer: products stay exact in doubles but are never
 // small integers, so V8 never speculates on Smi maths and then deoptimises on -0 / overflow.
 const HALF = SUB / 2 + 0.5;
-const LUT_MAX = SRGB_LUT_SIZE - 1;
 
-/** Mutable per-frame / per-mesh / per-triangle state shared with rasterTriangle (one object, no closures). */
+/** Mutable per-frame / per-mesh / per-triangle state shared with rasterTriangle and shadeSample (one object, no closures). */
 export class RasterState {
-  /** Per-pixel 1/W of the nearest surface so far (initialised to 1/far). */
+  /** Per-sample 1/W of the nearest surface so far (initialised to 1/far). */
   depth: Float32Array;
-  /** Output bytes (RGBA8) — a plain Uint8Array view, faster to write than Uint8ClampedArray. */
-  rgba: Uint8Array;
+  /** Per-sample display-linear RGB (tone-mapped, 0..1), 3 floats per sample. */
+  color: Float32Array;
   /**
-   * Per-mesh/per-triangle shading inputs: [r, g, b, ambient, flip, fnx, fny, fnz]. A typed array,
-   * not object fields, so Smi -> double field transitions can't deoptimise the rasterizer.
+   * Per-mesh/per-triangle shading inputs: [r, g, b, metallic, alpha, flip, fnx, fny, fnz, f0 rgb,
+   * diffuse rgb, roughness]. A typed array, not object fields, so Smi -> double field transitions
+   * can't deoptimise the rasterizer.
    */
-  readonly params = new Float64Array([1, 1, 1, 0.25, 1, 0, 1, 0]);
+  readonly params = new Float64Array([1, 1, 1, 0, 0.25, 1, 0, 1, 0, 0.04, 0.04, 0.04, 1, 1, 1, 0.5]);
+  /** Per-frame: [eye x, y, z, exposure, ambient]. */
+  readonly scene = new Float64Array([0, 0, 0, 1, 1]);
 
   /** Allocates nothing beyond references; buffers are owned by the caller. */
   constructor(
     readonly width: number,
     readonly height: number,
     depth: Float32Array,
-    rgba: Uint8Array,
+    color: Float32Array,
     readonly lights: PackedLights,
-    readonly lut: Uint8Array,
+    /** Packed sky (sky.ts packSky). */
+    readonly sky: Float64Array,
+    /** Shadow map per packed light, or null. */
+    readonly shadows: (ShadowMap | null)[],
   ) {
     this.depth = depth;
-    this.rgba = rgba;
+    this.color = color;
   }
 
-  /** Sets the linear material colour (channels already clamped to 0..1). */
-  setMaterial(r: number, g: number, b: number): void {
-    this.params[0] = r;
-    this.params[1] = g;
-    this.params[2] = b;
+  /** Sets the material: linear base colour (clamped to 0..1), metallic and roughness (0..1). */
+  setMaterial(r: number, g: number, b: number, metallic: number, roughness: number): void {
+    const P = this.params;
+    P[0] = r; P[1] = g; P[2] = b; P[3] = metallic;
+    // GGX alpha = roughness^2, floored so a sun's highlight stays larger than a sample.
+    P[4] = Math.max(0.01, roughness * roughness);
+    P[15] = roughness;
+    P[9] = 0.04 + (r - 0.04) * metallic; P[10] = 0.04 + (g - 0.04) * metallic; P[11] = 0.04 + (b - 0.04) * metallic;
+    P[12] = r * (1 - metallic); P[13] = g * (1 - metallic); P[14] = b * (1 - metallic);
   }
 
-  /** Sets the ambient level. */
-  setAmbient(ambient: number): void {
-    this.params[3] = ambient;
+  /** Sets the eye position, exposure and hemisphere strength for the frame. */
+  setScene(ex: number, ey: number, ez: number, exposure: number, ambient: number): void {
+    const S = this.scene;
+    S[0] = ex; S[1] = ey; S[2] = ez; S[3] = exposure; S[4] = ambient;
   }
 
   /** Sets the normal flip (+1 / -1) and the unit fallback face normal (already flipped). */
   setFace(flip: number, fx: number, fy: number, fz: number): void {
-    this.params[4] = flip;
-    this.params[5] = fx;
-    this.params[6] = fy;
-    this.params[7] = fz;
+    this.params[5] = flip;
+    this.params[6] = fx;
+    this.params[7] = fy;
+    this.params[8] = fz;
   }
 }
 
@@ -128,18 +137,15 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   const q0 = iwA * invArea, q1 = iwB * invArea, q2 = iwC * invArea;
   // Vertex attributes; perspective-correct weights are applied per pixel.
   const P = st.params;
-  const flip = P[4];
+  const flip = P[5];
   const nAx = v[a + 6] * flip, nAy = v[a + 7] * flip, nAz = v[a + 8] * flip;
   const nBx = v[b + 6] * flip, nBy = v[b + 7] * flip, nBz = v[b + 8] * flip;
   const nCx = v[c + 6] * flip, nCy = v[c + 7] * flip, nCz = v[c + 8] * flip;
   const pAx = v[a + 3], pAy = v[a + 4], pAz = v[a + 5];
   const pBx = v[b + 3], pBy = v[b + 4], pBz = v[b + 5];
   const pCx = v[c + 3], pCy = v[c + 4], pCz = v[c + 5];
-  const fnx = P[5], fny = P[6], fnz = P[7];
-  const mr = P[0], mg = P[1], mb = P[2], amb = P[3];
-  const L = st.lights.data, cone = st.lights.cone, nLights = st.lights.count;
-  const positional = st.lights.positional;
-  const depth = st.depth, rgba = st.rgba, lut = st.lut;
+  const fnx = P[6], fny = P[7], fnz = P[8];
+  const depth = st.depth;
 
   for (let y = minY; y <= maxY; y++, r0 += sy0, r1 += sy1, r2 += sy2) {
     // Narrow the row to the span where all three edges can be inside (conservative by
@@ -175,45 +181,10 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
       } else {
         nx = fnx; ny = fny; nz = fnz;
       }
-      let lr = amb, lg = amb, lb = amb;
-      let px = 0, py3 = 0, pz = 0;
-      if (positional) {
-        px = b0 * pAx + b1 * pBx + b2 * pCx;
-        py3 = b0 * pAy + b1 * pBy + b2 * pCy;
-        pz = b0 * pAz + b1 * pBz + b2 * pCz;
-      }
-      for (let li = 0, o = 0; li < nLights; li++, o += STRIDE) {
-        let lx = L[o + 1], ly = L[o + 2], lz = L[o + 3];
-        let att = 1;
-        if (L[o] !== DIRECTIONAL) {
-          lx -= px; ly -= py3; lz -= pz;
-          const d2 = lx * lx + ly * ly + lz * lz;
-          const f = 1 - d2 * L[o + 8]; // smooth window (1 - (d/range)^2)^2
-          if (f <= 0) continue;
-          att = f * f;
-          const id = 1 / Math.sqrt(d2 + 1e-30);
-          lx *= id; ly *= id; lz *= id;
-          if (L[o] === SPOT) {
-            const cd = -(lx * L[o + 9] + ly * L[o + 10] + lz * L[o + 11]);
-            const co = cone[li * 2];
-            if (cd <= co) continue;
-            let s = (cd - co) * cone[li * 2 + 1];
-            if (s < 1) { s = s * s * (3 - 2 * s); att *= s; }
-          }
-        }
-        const ndl = nx * lx + ny * ly + nz * lz;
-        if (ndl <= 0) continue;
-        const kk = ndl * att;
-        lr += kk * L[o + 4]; lg += kk * L[o + 5]; lb += kk * L[o + 6];
-      }
-      let cr = mr * lr, cg = mg * lg, cb = mb * lb;
-      cr = cr > 0 ? (cr < 1 ? cr : 1) : 0;
-      cg = cg > 0 ? (cg < 1 ? cg : 1) : 0;
-      cb = cb > 0 ? (cb < 1 ? cb : 1) : 0;
-      const o4 = idx << 2;
-      rgba[o4] = lut[(cr * LUT_MAX + 0.5) | 0];
-      rgba[o4 + 1] = lut[(cg * LUT_MAX + 0.5) | 0];
-      rgba[o4 + 2] = lut[(cb * LUT_MAX + 0.5) | 0];
+      const px = b0 * pAx + b1 * pBx + b2 * pCx;
+      const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
+      const pz = b0 * pAz + b1 * pBz + b2 * pCz;
+      shade(st, idx, nx, ny, nz, px, py3, pz);
     }
   }
 }

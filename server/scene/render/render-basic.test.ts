@@ -1,11 +1,12 @@
 // Invariant: geometry in front of the camera is drawn in its lit material colour, every other
 // pixel is the background, and the output is an opaque sRGB RGBA8 buffer of the requested size.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_AMBIENT, DEFAULT_BACKGROUND, linearToSrgb8, renderScene } from "./index";
-import { pixel, quadZ, scene } from "./test-helpers";
+import { renderScene } from "./index";
+import { BG, pixel, quadZ, scene, srgbOf } from "./test-helpers";
 import type { Rgba } from "./types";
 
-const srgb = (c: Rgba | number[]) => [linearToSrgb8(c[0]), linearToSrgb8(c[1]), linearToSrgb8(c[2]), 255];
+const srgb = srgbOf;
+const DEFAULT_BACKGROUND = BG;
 
 describe("basic rendering", () => {
   it("shows a red quad in front of the camera at the centre and the background at the corners", () => {
@@ -43,26 +44,28 @@ describe("basic rendering", () => {
   });
 
   it.each([
-    { name: "the default background", background: undefined, expected: srgb(DEFAULT_BACKGROUND) },
-    { name: "a custom linear background", background: [1, 0.5, 0, 0] as Rgba, expected: [255, 188, 0, 255] },
-  ])("fills an empty scene with $name (treated as linear, alpha forced to 255)", ({ background, expected }) => {
+    { name: "the test background", background: BG, expected: srgb(BG) },
+    { name: "a custom linear background", background: [1, 0.5, 0, 0] as Rgba, expected: srgb([1, 0.5, 0]) },
+  ])("fills an empty scene with $name (treated as scene-linear, tone-mapped, alpha forced to 255)", ({ background, expected }) => {
     const out = renderScene(scene([], { background }));
     for (let i = 0; i < out.data.length; i += 4) {
       expect([out.data[i], out.data[i + 1], out.data[i + 2], out.data[i + 3]]).toEqual(expected);
     }
   });
 
-  it.each([
-    { ambient: undefined, level: DEFAULT_AMBIENT },
-    { ambient: 0, level: 0 },
-    { ambient: 0.6, level: 0.6 },
-  ])("shades an unlit surface with base colour times ambient ($level)", ({ ambient, level }) => {
-    const out = renderScene(scene([quadZ(0, -1, -1, 1, 1, [1, 0.5, 0.25, 1])], { lights: [], ambient }));
-    expect(pixel(out, 32, 24)).toEqual(srgb([level, 0.5 * level, 0.25 * level]));
+  it("lights a surface no light reaches by the sky alone, in proportion to the ambient strength", () => {
+    const unlit = (ambient?: number) => pixel(renderScene(scene([quadZ(0, -1, -1, 1, 1, [1, 0.5, 0.25, 1])], { lights: [], ambient })), 32, 24);
+    expect(unlit(0)).toEqual([0, 0, 0, 255]);
+    const half = unlit(0.5), full = unlit(undefined);
+    expect(half[0]).toBeGreaterThan(40);
+    expect(full[0]).toBeGreaterThan(half[0] + 10);
+    expect(full[0]).toBeGreaterThan(full[1]); // still the material's hue
+    expect(full[1]).toBeGreaterThan(full[2]);
   });
 
   it("treats translucent materials as opaque", () => {
+    const solid = renderScene(scene([quadZ(0, -1, -1, 1, 1, [1, 0, 0, 1])]));
     const out = renderScene(scene([quadZ(0, -1, -1, 1, 1, [1, 0, 0, 0.1])]));
-    expect(pixel(out, 32, 24)).toEqual([255, 0, 0, 255]);
+    expect(pixel(out, 32, 24)).toEqual(pixel(solid, 32, 24));
   });
 });

@@ -1,9 +1,9 @@
-// Invariant: shading is base colour x (ambient + Lambert from each light); directional light
-// depends only on the angle, point/spot light fades smoothly to zero at its range (spot also outside
-// its cone), and double-sided back faces are lit as if their normal faced the camera.
+// Invariant: directional light depends only on the angle, point/spot light fades smoothly to zero at
+// its range (spot also outside its cone), double-sided back faces are lit as if their normal faced
+// the camera, and metallic/roughness change the look the way the GGX model says.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BACKGROUND, linearToSrgb8, renderScene } from "./index";
-import { mesh, pixel, quadZ, scene } from "./test-helpers";
+import { renderScene } from "./index";
+import { BG, mesh, pixel, quadZ, scene, srgbOf } from "./test-helpers";
 import type { RenderLight, Vec3 } from "./types";
 
 const GREY = [0.8, 0.8, 0.8, 1] as [number, number, number, number];
@@ -60,8 +60,11 @@ describe("lighting", () => {
   it("uses per-vertex normals when given instead of the face normal", () => {
     const tilted = new Float32Array(Array.from({ length: 4 }, () => [0.8, 0, 0.6]).flat());
     const q = quadZ(0, -1, -1, 1, 1, GREY, { normals: tilted });
-    const out = renderScene(scene([q]));
-    expect(out.data[(24 * 64 + 32) * 4]).toBe(linearToSrgb8(0.8 * (0.25 + 0.6)));
+    const tiltedPx = renderScene(scene([q])).data[(24 * 64 + 32) * 4];
+    const flatPx = renderScene(scene([quad()])).data[(24 * 64 + 32) * 4];
+    const unlitPx = renderScene(scene([q], { lights: [] })).data[(24 * 64 + 32) * 4];
+    expect(tiltedPx).toBeLessThan(flatPx - 5); // n.l = 0.6 instead of 1
+    expect(tiltedPx).toBeGreaterThan(unlitPx + 20);
   });
 
   it.each([
@@ -73,12 +76,22 @@ describe("lighting", () => {
     const back = mesh([-1, -1, 0, -1, 1, 0, 1, 1, 0, 1, -1, 0], [0, 1, 2, 0, 2, 3], GREY, { doubleSided });
     const px = pixel(renderScene(scene([back])), 32, 24);
     if (drawn) expect(px).toEqual(pixel(renderScene(scene([quad()])), 32, 24));
-    else expect(px).toEqual([...DEFAULT_BACKGROUND.slice(0, 3).map(linearToSrgb8), 255]);
+    else expect(px).toEqual(srgbOf(BG));
   });
 
-  it("ignores metallic and roughness (Lambert only)", () => {
-    const plain = renderScene(scene([quad()]));
-    const shiny = renderScene(scene([quadZ(0, -1, -1, 1, 1, GREY, { metallic: 1, roughness: 0 })]));
-    expect(shiny.data).toEqual(plain.data);
+  it("shows a smooth surface's highlight where the light reflects into the camera, and none on a rough one", () => {
+    // Light and camera both head-on: the mirror direction hits the centre.
+    const centreOf = (roughness: number) => pixel(renderScene(scene([quadZ(0, -1, -1, 1, 1, [0.2, 0.2, 0.2, 1], { roughness })])), 32, 24)[0];
+    expect(centreOf(0.2)).toBeGreaterThan(centreOf(1) + 40);
+  });
+
+  it("tints a metal's reflection with its base colour and gives it no diffuse light", () => {
+    const gold = [1, 0.7, 0.2, 1] as [number, number, number, number];
+    // Off the mirror direction (light from the side), a metal is darker than the same-coloured dielectric.
+    const side = [{ type: "directional" as const, direction: [0.8, 0, -0.6] as Vec3, color: [1, 1, 1] as Vec3, intensity: 1 }];
+    const metal = pixel(renderScene(scene([quadZ(0, -1, -1, 1, 1, gold, { metallic: 1, roughness: 0.6 })], { lights: side })), 32, 24);
+    const paint = pixel(renderScene(scene([quadZ(0, -1, -1, 1, 1, gold, { metallic: 0, roughness: 0.6 })], { lights: side })), 32, 24);
+    expect(metal[0]).toBeLessThan(paint[0]);
+    expect(metal[0]).toBeGreaterThan(metal[2]); // still gold, not white
   });
 });

@@ -1,5 +1,7 @@
-// Invariant: a 1920x1080 frame of 100 smooth spheres (~800 triangles each, double-sided)
-// renders in well under the budget (150 ms target on a slow 2-core box; asserted < 600 ms for CI noise).
+// Invariant: frames stay within budget with shadows and 2x2 supersampling on: a 1920x1080 frame of
+// 100 smooth spheres (~800 triangles each) and README's scene at 1280x720. Budgets are CPU time of
+// this process (process.cpuUsage), because on the shared 2-core box wall time mostly measures the
+// other jobs; the figures print so tests/bench and the docs can quote them.
 import { describe, expect, it } from "vitest";
 import { renderScene } from "./index";
 import { lookAt, pixel, uvSphere } from "./test-helpers";
@@ -23,28 +25,29 @@ function hundredSpheres(): RenderInput {
   };
 }
 
+/** CPU milliseconds of one call. */
+function cpuMs(fn: () => void): number {
+  const start = process.cpuUsage();
+  fn();
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
 describe("performance", () => {
-  it("renders 100 spheres of ~800 triangles at 1920x1080 in under 600 ms", () => {
+  it("renders 100 spheres of ~800 triangles at 1920x1080 with shadows and supersampling within 4 s of CPU", () => {
     const input = hundredSpheres();
     expect(input.meshes.reduce((s, m) => s + m.indices.length / 3, 0)).toBe(80_000);
-    let t = performance.now();
-    renderScene(input); // cold: includes JIT warm-up
-    const cold = performance.now() - t;
-    const times: number[] = [];
+    const cold = cpuMs(() => renderScene(input));
     let out = renderScene(input);
-    for (let i = 0; i < 3; i++) {
-      t = performance.now();
-      out = renderScene(input);
-      times.push(performance.now() - t);
-    }
-    const best = Math.min(...times);
-    console.log(`render 1920x1080, 100 spheres x 800 tris: cold ${cold.toFixed(1)} ms, warm ${times.map((x) => x.toFixed(1)).join(" / ")} ms`);
-    expect(cold).toBeLessThan(600); // first frame in this process, JIT warm-up included
-    expect(best).toBeLessThan(600);
-    // Sanity: the spheres really were drawn (roughly a fifth of the frame).
-    const bg = pixel(out, 0, 0);
+    const warm = cpuMs(() => { out = renderScene(input); });
+    console.log(`render 1920x1080, 100 spheres x 800 tris, shadows + 2x2 SSAA: cpu cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms`);
+    expect(warm).toBeLessThan(4000);
+    // Sanity: the spheres really were drawn (about a fifth of the frame differs from the empty sky).
+    const empty = renderScene({ ...input, meshes: [] });
     let covered = 0;
-    for (let i = 0; i < out.data.length; i += 4) if (out.data[i] !== bg[0] || out.data[i + 2] !== bg[2]) covered++;
-    expect(covered / (1920 * 1080)).toBeGreaterThan(0.1);
+    for (let i = 0; i < out.data.length; i += 16) {
+      if (Math.abs(out.data[i] - empty.data[i]) + Math.abs(out.data[i + 1] - empty.data[i + 1]) + Math.abs(out.data[i + 2] - empty.data[i + 2]) > 12) covered++;
+    }
+    expect(covered / (out.data.length / 16)).toBeGreaterThan(0.1);
   });
 });

@@ -1,30 +1,48 @@
 /**
- * renderScene: the top-level frame loop — clear, sort meshes near-to-far,
- * draw each, return the RGBA8 image.
+ * renderScene: the top-level frame — shadow maps, then every mesh into a supersampled
+ * colour/depth buffer, background and overlays, then the downsample to RGBA8.
  */
-import { linearToSrgb8, packRgba8, srgbLut } from "./color";
-import { DEFAULT_NEAR, setupView } from "./camera";
+import { DEFAULT_NEAR, setupView, type ViewSetup } from "./camera";
 import { GeometryScratch, drawMesh } from "./draw-mesh";
+import { axisLength, drawLabels, drawLines3d } from "./overlay";
 import { packLights } from "./lights";
 import { RasterState } from "./raster";
-import type { RenderInput, RenderMesh, RenderOutput, Rgba } from "./types";
+import { fillBackground, resolve } from "./resolve";
+import { buildShadowMaps } from "./shadow";
+import { DEFAULT_SKY, packSky, sanitizeSky } from "./sky";
+import type { RenderInput, RenderMesh, RenderOutput, Rgba, Vec3 } from "./types";
 
-/** Default linear background colour: a neutral, slightly blue grey. */
-export const DEFAULT_BACKGROUND: Rgba = [0.19, 0.2, 0.23, 1];
-/** Default ambient level (white, multiplied by the base colour). */
-export const DEFAULT_AMBIENT = 0.25;
+/** Default ambient (hemisphere light) strength. */
+export const DEFAULT_AMBIENT = 1;
+/**
+ * Default exposure before the ACES curve: 0.6 is the pre-exposure Narkowicz's fit was made for,
+ * and is also where its mid-tones match Blender's Filmic view on the same scene (sky 170 vs 173,
+ * lit ground 213 vs 205 in sRGB, see tests/fixtures/render).
+ */
+export const DEFAULT_EXPOSURE = 0.6;
+/** Default samples per pixel along each axis. */
+export const DEFAULT_SUPERSAMPLE = 2;
 /** Largest accepted image side; the supported contract is 16..4096. */
 export const MAX_SIZE = 8192;
+/** Most samples one frame may hold (~16.7 M: 270 MB of buffers); larger images get fewer samples per pixel. */
+export const MAX_SAMPLES = 4096 * 4096;
 
 // V8 keeps an object's hidden class ("map") only while some object has it; the hot
 // functions are optimised against these maps, so when one frame's state objects die
 // the next frame deoptimises and re-JITs (~+50% frame time). One tiny long-lived
 // instance of each keeps the maps, and the optimised code, valid across frames.
 const MAP_ANCHORS = [
-  new RasterState(1, 1, new Float32Array(1), new Uint8Array(4), packLights([]), srgbLut()),
+  new RasterState(1, 1, new Float32Array(1), new Float32Array(3), packLights([]), packSky(DEFAULT_SKY, 1, []), []),
   new GeometryScratch(1, 1, DEFAULT_NEAR),
   setupView({ eye: [0, 0, 0], forward: [0, 0, -1], up: [0, 1, 0], fovYDeg: 50 }, 1, 1),
 ];
+
+/** Samples per pixel along each axis actually used for an image of this size. */
+export function supersampleFor(width: number, height: number, requested: number | undefined): number {
+  const want = typeof requested === "number" && Number.isFinite(requested) ? Math.round(requested) : DEFAULT_SUPERSAMPLE;
+  const fit = Math.floor(Math.sqrt(MAX_SAMPLES / (width * height)));
+  return Math.max(1, Math.min(4, want, fit, Math.floor(MAX_SIZE / Math.max(width, height))));
+}
 
 /**
  * Renders triangle meshes to an sRGB RGBA8 buffer (opaque; mesh alpha is ignored).
@@ -36,23 +54,44 @@ export function renderScene(input: RenderInput): RenderOutput {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE) {
     throw new RangeError(`renderScene: width/height must be integers in 1..${MAX_SIZE}, got ${width}x${height}`);
   }
-  const n = width * height;
-  const buffer = new ArrayBuffer(n * 4);
-  const bg = input.background ?? DEFAULT_BACKGROUND;
-  new Uint32Array(buffer).fill(packRgba8(linearToSrgb8(bg[0]), linearToSrgb8(bg[1]), linearToSrgb8(bg[2]), 255));
-
-  const view = setupView(input.camera, width, height);
-  const depth = new Float32Array(n);
-  if (Number.isFinite(view.far)) depth.fill(1 / view.far);
-  const st = new RasterState(width, height, depth, new Uint8Array(buffer), packLights(input.lights), srgbLut());
-  const amb = input.ambient;
-  st.setAmbient(typeof amb === "number" && Number.isFinite(amb) ? Math.max(0, amb) : DEFAULT_AMBIENT);
-
+  const ss = supersampleFor(width, height, input.supersample);
+  const sw = width * ss, sh = height * ss, n = sw * sh;
+  const view = setupView(input.camera, sw, sh);
   const meshes = Array.isArray(input.meshes) ? input.meshes : [];
-  const scratch = new GeometryScratch(width, height, view.near);
+  const lights = packLights(input.lights);
+  const amb = input.ambient;
+  const ambient = typeof amb === "number" && Number.isFinite(amb) ? Math.max(0, amb) : DEFAULT_AMBIENT;
+  const exp = input.exposure;
+  const exposure = typeof exp === "number" && Number.isFinite(exp) && exp > 0 ? exp : DEFAULT_EXPOSURE;
+  const sky = packSky(sanitizeSky(input.sky), ambient, input.lights);
+  const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view);
+
+  const clearDepth = Number.isFinite(view.far) ? Math.fround(1 / view.far) : 0; // as stored in the Float32Array
+  const depth = new Float32Array(n);
+  if (clearDepth !== 0) depth.fill(clearDepth);
+  const st = new RasterState(sw, sh, depth, new Float32Array(n * 3), lights, sky, shadows);
+  st.setScene(view.eye[0], view.eye[1], view.eye[2], exposure, ambient);
+
+  const scratch = new GeometryScratch(sw, sh, view.near);
   for (const i of nearToFar(meshes, view.m)) drawMesh(meshes[i], view, st, scratch);
+  fillBackground(st, view, clearDepth, background(input.background), exposure);
+  const overlay = input.overlay;
+  if (overlay) drawLines3d(st, view, overlay, ss);
+  const out = resolve(st, width, height, ss, input.dither !== false);
+  if (overlay) {
+    const outView = setupView(input.camera, width, height);
+    const len = axisLength(outView);
+    const tips = (overlay.axes ?? []).map((a) => ({ text: a.label, color: a.color, position: a.direction.map((c) => c * len * 1.08) as Vec3 }));
+    const labels = [...tips, ...(overlay.labels ?? [])];
+    if (labels.length) drawLabels(out, outView, labels);
+  }
   void MAP_ANCHORS; // referenced from a function so the engine keeps it alive
-  return { width, height, data: new Uint8ClampedArray(buffer) };
+  return out;
+}
+
+function background(bg: Rgba | undefined): [number, number, number] | null {
+  if (!Array.isArray(bg)) return null;
+  return [bg[0], bg[1], bg[2]].map((c) => (Number.isFinite(c) ? Math.max(0, c) : 0)) as [number, number, number];
 }
 
 /** Mesh indices ordered by view depth of their bounding-box centre, so near meshes fill the depth buffer first. */
@@ -78,3 +117,5 @@ function nearToFar(meshes: readonly RenderMesh[], m: Float64Array): number[] {
   }
   return order.sort((a, b) => keys[a] - keys[b]);
 }
+
+export type { ViewSetup };

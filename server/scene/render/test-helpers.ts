@@ -2,11 +2,21 @@
  * Test-only mesh/scene builders for the renderer tests. Not exported from
  * index.ts and not used by the renderer itself.
  */
+import { sceneToSrgb8 } from "./color";
+import { DEFAULT_EXPOSURE } from "./render";
 import type { RenderCamera, RenderInput, RenderMesh, RenderOutput, Rgba, Vec3 } from "./types";
 
-/** Builds a mesh from plain arrays. */
+/** Flat linear background of the test scenes (so "background" is one exact colour). */
+export const BG: Rgba = [0.19, 0.2, 0.23, 1];
+
+/** The sRGB8 pixel a flat scene-linear colour becomes (default exposure, ACES, sRGB). */
+export function srgbOf(c: Rgba | number[]): [number, number, number, number] {
+  return [sceneToSrgb8(c[0], DEFAULT_EXPOSURE), sceneToSrgb8(c[1], DEFAULT_EXPOSURE), sceneToSrgb8(c[2], DEFAULT_EXPOSURE), 255];
+}
+
+/** Builds a mesh from plain arrays; fully rough unless told (a matte surface, so pixel checks see no highlight). */
 export function mesh(positions: number[], indices: number[], color: Rgba, extra: Partial<RenderMesh> = {}): RenderMesh {
-  return { positions: new Float32Array(positions), indices: new Uint32Array(indices), color, ...extra };
+  return { positions: new Float32Array(positions), indices: new Uint32Array(indices), color, roughness: 1, ...extra };
 }
 
 /** An axis-aligned quad in the plane z = `z`, spanning [x0,x1] x [y0,y1], facing +Z (counter-clockwise). */
@@ -47,7 +57,11 @@ export function lookAt(eye: Vec3, target: Vec3, fovYDeg = 60): RenderCamera {
   return { eye, forward: [target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]], up: [0, 1, 0], fovYDeg };
 }
 
-/** A scene with a camera at z = +5 looking down -Z and one white head-on directional light. */
+/**
+ * A scene with a camera at z = +5 looking down -Z and one white head-on directional light, on the
+ * flat background BG, one sample per pixel, no shadows and no dithering: the rasterizer tests check
+ * coverage and exact colours per pixel; supersampling, shadows, dithering and the sky have their own tests.
+ */
 export function scene(meshes: RenderMesh[], extra: Partial<RenderInput> = {}): RenderInput {
   return {
     width: 64,
@@ -55,6 +69,10 @@ export function scene(meshes: RenderMesh[], extra: Partial<RenderInput> = {}): R
     camera: lookAt([0, 0, 5], [0, 0, 0]),
     meshes,
     lights: [{ type: "directional", direction: [0, 0, -1], color: [1, 1, 1], intensity: 1 }],
+    background: BG,
+    supersample: 1,
+    shadows: false,
+    dither: false,
     ...extra,
   };
 }

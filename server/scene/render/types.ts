@@ -38,10 +38,12 @@ export interface RenderMesh {
   indices: Uint32Array;
   /** Linear base colour; alpha is ignored (everything is drawn opaque). */
   color: Rgba;
-  /** Accepted for forward compatibility; the Lambert shader ignores it. */
+  /** 0 = dielectric (default), 1 = metal: tints the specular term and removes the diffuse one. */
   metallic?: number;
-  /** Accepted for forward compatibility; the Lambert shader ignores it. */
+  /** 0 = mirror-like, 1 = fully rough (default 0.5); the GGX specular lobe's width. */
   roughness?: number;
+  /** Whether the mesh casts shadows (default true). */
+  castShadows?: boolean;
   /** When false, back faces are culled; default true (both sides drawn and lit). */
   doubleSided?: boolean;
 }
@@ -78,10 +80,39 @@ export interface RenderInput {
   meshes: RenderMesh[];
   /** Lights; an empty list leaves only the ambient term. */
   lights: RenderLight[];
-  /** Linear background colour; alpha ignored (output is always opaque). */
+  /** Linear flat background colour instead of the sky gradient; alpha ignored (output is always opaque). */
   background?: Rgba;
-  /** White ambient term multiplied by the base colour (default 0.25). */
+  /** Sky radiance (linear): shown behind everything and used for the hemisphere (ambient) light. */
+  sky?: RenderSky;
+  /** Strength of the hemisphere light from the sky and the ground (default 1; 0 = lights only). */
   ambient?: number;
+  /** Scene-linear multiplier before tone mapping (default 1). */
+  exposure?: number;
+  /** Samples per pixel along each axis (1..4, default 2 = 4 samples per pixel); lowered for huge images. */
+  supersample?: number;
+  /** Ordered dithering when quantising to 8 bits, against banding in gradients (default true). */
+  dither?: boolean;
+  /** Shadows from directional and spot lights (default true). */
+  shadows?: boolean;
+  /** Drawn on top of the shaded image: ground grid, axes, text labels. */
+  overlay?: RenderOverlay;
+}
+
+/** Sky gradient by elevation: ground below the horizon, horizon at it, zenith straight up (linear radiance). */
+export interface RenderSky {
+  zenith: Vec3;
+  horizon: Vec3;
+  ground: Vec3;
+}
+
+/** Helpers drawn over the image (all optional). */
+export interface RenderOverlay {
+  /** A grid on the ground plane (world y = 0), 1 m lines, every 10th stronger; hidden where geometry is in front. */
+  grid?: boolean;
+  /** Axis arrows from the world origin; directions and colours are the app's (e.g. Blender's Z up is world +Y). */
+  axes?: { direction: Vec3; color: Vec3; label: string }[];
+  /** Text drawn at world positions, always on top (object names). */
+  labels?: { text: string; position: Vec3; color?: Vec3 }[];
 }
 
 /** An RGBA8 image, row-major, top row first, sRGB-encoded, alpha always 255. */

@@ -4,10 +4,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { z } from "zod";
-import { renderScene } from "../../scene/render";
-import { buildRenderInput } from "../../scene/render-view";
+import { OVERLAYS, buildRenderInput } from "../../scene/render-view";
 import { defineTool } from "../define-tool";
 import { appParam, name, num } from "../schemas";
+import { renderOffThread } from "./render-off-thread";
 import { appOut } from "./scene-tool";
 import { KilnError } from "../../errors";
 import type { Kiln } from "../../runtime";
@@ -21,7 +21,11 @@ export const takeScreenshot = defineTool({
   group: "editor",
   access: "write",
   description: "Render the active scene from its camera to a PNG: by the live application when one is connected (Blender renders it), else by Kiln's headless software renderer.",
-  input: z.strictObject({ width: size(), height: size(), scene: name("Scene name").optional(), app: appParam() }),
+  input: z.strictObject({
+    width: size(), height: size(), scene: name("Scene name").optional(), app: appParam(),
+    overlay: z.array(z.enum(OVERLAYS)).max(OVERLAYS.length).optional()
+      .describe("Helpers drawn on top by Kiln's renderer: grid (1 m on the ground), axes (the app's X/Y/Z from the origin), labels (object names). None by default; a live application's render has none."),
+  }),
   output: z.object({
     id: z.string(), app: appOut, scene: z.string(), width: z.number(), height: z.number(),
     bytes: z.number(), sha256: z.string(), url: z.string(), duration_ms: z.number(),
@@ -33,7 +37,7 @@ export const takeScreenshot = defineTool({
     const scene = getScene(kiln.workspace.state, app, input.scene).name;
     const { png, width, height, renderer } = kiln.live.isLive(app)
       ? await liveRender(kiln, app, input.width, input.height, scene)
-      : kilnRender(kiln, app, input.width, input.height, scene);
+      : await kilnRender(kiln, app, input.width, input.height, scene, input.overlay ?? []);
     const id = randomUUID();
     await writeFile(path.join(kiln.screenshotsDir, `${id}.png`), png);
     return {
@@ -44,8 +48,8 @@ export const takeScreenshot = defineTool({
   },
 });
 
-function kilnRender(kiln: Kiln, app: AppId, width: number, height: number, scene: string) {
-  const image = renderScene(buildRenderInput(kiln.workspace.state, app, width, height, scene));
+async function kilnRender(kiln: Kiln, app: AppId, width: number, height: number, scene: string, overlay: (typeof OVERLAYS)[number][]) {
+  const image = await renderOffThread(buildRenderInput(kiln.workspace.state, app, width, height, scene, overlay));
   return { png: encodePng(image.width, image.height, image.data), width: image.width, height: image.height, renderer: "kiln" };
 }
 

@@ -1,0 +1,69 @@
+// Invariant: directional and spot lights cast shadows onto other surfaces (darker than lit ground,
+// where the light is blocked and nowhere else), shadows follow the light's direction, lit surfaces
+// are free of acne, and `shadows: false` turns them off.
+import { describe, expect, it } from "vitest";
+import { renderScene } from "./index";
+import { groundQuad, lookAt, mesh, pixel } from "./test-helpers";
+import type { RenderInput, RenderLight, RenderMesh, Vec3 } from "./types";
+
+/** An axis-aligned box (12 triangles, outward-facing, counter-clockwise). */
+function box(c: Vec3, h: number, color: [number, number, number, number]): RenderMesh {
+  const p: number[] = [];
+  const idx: number[] = [];
+  const faces: [Vec3, Vec3, Vec3][] = [
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
+    [[0, 1, 0], [0, 0, 1], [1, 0, 0]], [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
+    [[0, 0, 1], [1, 0, 0], [0, 1, 0]], [[0, 0, -1], [0, 1, 0], [1, 0, 0]],
+  ];
+  for (const [n, u, v] of faces) {
+    const base = p.length / 3;
+    for (const [a, b] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+      for (let k = 0; k < 3; k++) p.push(c[k] + h * (n[k] + a * u[k] + b * v[k]));
+    }
+    idx.push(base, base + 1, base + 2, base, base + 2, base + 3);
+  }
+  return mesh(p, idx, color);
+}
+
+const GREY: [number, number, number, number] = [0.7, 0.7, 0.7, 1];
+const sun = (direction: Vec3): RenderLight => ({ type: "directional", direction, color: [1, 1, 1], intensity: 1.5 });
+
+function shot(lights: RenderLight[], extra: Partial<RenderInput> = {}) {
+  // Looking straight down at a 1 m box standing on a 20 m ground.
+  return renderScene({
+    width: 160, height: 160, camera: { ...lookAt([0, 10, 0.001], [0, 0, 0], 40) },
+    meshes: [groundQuad(0, 10, GREY), box([0, 0.5, 0], 0.5, [0.8, 0.2, 0.2, 1])], lights, ...extra,
+  });
+}
+const lum = (p: number[]) => p[0] + p[1] + p[2];
+
+describe("shadows", () => {
+  it("darkens the ground on the far side of a box from a directional light, and only there", () => {
+    // Light travelling towards +x: the shadow falls at +x of the box (image right).
+    const out = shot([sun([1, -1, 0])]);
+    const shadow = lum(pixel(out, 100, 80)), litOther = lum(pixel(out, 60, 80)), litFar = lum(pixel(out, 80, 20));
+    expect(shadow).toBeLessThan(litOther * 0.7);
+    expect(Math.abs(litOther - litFar)).toBeLessThan(12); // lit ground is even: no acne, no stray shadow
+    const off = shot([sun([1, -1, 0])], { shadows: false });
+    expect(lum(pixel(off, 100, 80))).toBeGreaterThan(shadow * 1.4);
+  });
+
+  it("moves the shadow when the light turns", () => {
+    const east = shot([sun([1, -1, 0])]), west = shot([sun([-1, -1, 0])]);
+    expect(lum(pixel(east, 100, 80))).toBeLessThan(lum(pixel(west, 100, 80)) * 0.7);
+    expect(lum(pixel(west, 60, 80))).toBeLessThan(lum(pixel(east, 60, 80)) * 0.7);
+  });
+
+  it("casts a shadow from a spot light", () => {
+    const spot: RenderLight = { type: "spot", position: [-3, 3, 0], direction: [1, -1, 0], color: [1, 1, 1], intensity: 3, range: 30, angleDeg: 40 };
+    const out = shot([spot]);
+    expect(lum(pixel(out, 100, 80))).toBeLessThan(lum(pixel(out, 80, 40)) * 0.7);
+  });
+
+  it("leaves a lit ground plane without acne at a grazing sun", () => {
+    const out = renderScene({ width: 120, height: 80, camera: lookAt([0, 2, 6], [0, 0, -4], 60), meshes: [groundQuad(0, 50, GREY)], lights: [sun([1, -0.15, -0.3])] });
+    const values = new Set<number>();
+    for (let x = 0; x < 120; x += 3) values.add(lum(pixel(out, x, 70)));
+    expect(Math.max(...values) - Math.min(...values)).toBeLessThan(15);
+  });
+});
