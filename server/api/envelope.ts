@@ -34,10 +34,14 @@ function isZodError(e: unknown): e is z.ZodError {
   return e instanceof Error && Array.isArray((e as z.ZodError).issues) && e.name === "ZodError";
 }
 
-/** Maps any thrown value to a status and an error body. Unknown errors become 500 INTERNAL. */
-export function toErrorBody(e: unknown): { status: number; error: ErrorBody } {
+/**
+ * Maps any thrown value to a status, an error body and the headers the answer must carry (a
+ * KilnError's own, such as BUSY's Retry-After). Unknown errors become 500 INTERNAL.
+ */
+export function toErrorBody(e: unknown): { status: number; error: ErrorBody; headers?: Record<string, string> } {
   const cause = e instanceof Error && e.name === "TRPCError" && e.cause ? e.cause : e;
-  if (isKilnError(cause)) return { status: cause.status, error: { code: cause.code, message: cause.message, ...(cause.details ? { details: cause.details } : {}) } };
+  if (isKilnError(cause))
+    return { status: cause.status, error: { code: cause.code, message: cause.message, ...(cause.details ? { details: cause.details } : {}) }, ...(cause.headers ? { headers: cause.headers } : {}) };
   if (isZodError(cause)) {
     const fields = zodFields(cause);
     const first = fields[0];

@@ -4,7 +4,6 @@
  * glTF is the interchange model's native convention, so nothing is converted: TRS, linear colours,
  * metres and -Z-facing lights/cameras map one to one. Lights use KHR_lights_punctual.
  */
-import { checkGltfBudget, splitGlb } from "./gltf-budget";
 import { Document, NodeIO, type Accessor, type Animation, type Material, type Mesh, type Node } from "@gltf-transform/core";
 import { KHRLightsPunctual, Light } from "@gltf-transform/extensions";
 import {
@@ -19,6 +18,7 @@ import {
   type InterchangeNode,
   type InterchangeScene,
 } from "./interchange";
+import { checkGltfBudget, splitGlb } from "./gltf-budget";
 
 const RAD = Math.PI / 180;
 
