@@ -141,6 +141,6 @@ function checkNodeTree(nodes: { children?: unknown }[]): void {
     }
     let d = at < 0 ? 0 : depth[at];
     for (let k = chain.length - 1; k >= 0; k--) depth[chain[k]] = ++d;
-    budget(d <= LIMITS.hierarchyDepth, `gltf: nodes nest ${d} levels deep; at most ${LIMITS.hierarchyDepth} are read`);
+    budget(d <= LIMITS.hierarchyDepth, `gltf: nodes nest deeper than ${LIMITS.hierarchyDepth} levels (node ${i} is ${d} deep)`);
   }
 }

@@ -7,6 +7,7 @@
  * - At most POOL.maxJobs pipeline jobs (import_asset, transfer_asset calls) are under way at once,
  *   running or waiting; one more is refused at once with 503 BUSY and a Retry-After header, so
  *   memory and waiting time stay bounded however many clients send files.
+ * - Worker threads run at nice +10, below the thread that answers requests.
  * - A worker's JavaScript heap is capped (POOL.heapMb): a file that still manages to explode
  *   kills that worker (piscina starts another), never the service.
  * - KILN_PIPELINE_THREADS sets the thread count; 0 runs the tasks in-process instead (debugging;
@@ -38,6 +39,8 @@ export const POOL = {
   heapMb: 2048,
   /** A second thread that has been idle this long exits; the first is kept warm. */
   idleMs: 60_000,
+  /** Added to the worker threads' nice value (Linux; ignored where unsupported). */
+  nice: 10,
 } as const;
 
 interface Shared { pool?: Piscina; jobs: number }
@@ -58,7 +61,15 @@ function pool(): Piscina {
     maxThreads: POOL.threads,
     idleTimeout: POOL.idleMs,
     resourceLimits: { maxOldGenerationSizeMb: POOL.heapMb },
+    // Worker threads run at a lower priority than the event loop's thread, so that on a busy
+    // machine the scheduler gives the cores to the requests of other clients first.
+    niceIncrement: POOL.nice,
   }));
+}
+
+/** Starts the pool's first thread (it loads the readers and writers) before the first file arrives. */
+export function warmPool(): void {
+  if (POOL.threads > 0) pool();
 }
 
 /** A task's failure as the callers see it: a worker that ran out of memory is named as such. */
