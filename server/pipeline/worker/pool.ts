@@ -7,7 +7,7 @@
  * - At most POOL.maxJobs pipeline jobs (import_asset, transfer_asset calls) are under way at once,
  *   running or waiting; one more is refused at once with 503 BUSY and a Retry-After header, so
  *   memory and waiting time stay bounded however many clients send files.
- * - Worker threads run at nice +10, below the thread that answers requests.
+ * - Worker threads run at nice +5, below the thread that answers requests.
  * - A worker's JavaScript heap is capped (POOL.heapMb): a file that still manages to explode
  *   kills that worker (piscina starts another), never the service.
  * - KILN_PIPELINE_THREADS sets the thread count; 0 runs the tasks in-process instead (debugging;
@@ -40,7 +40,7 @@ export const POOL = {
   /** A second thread that has been idle this long exits; the first is kept warm. */
   idleMs: 60_000,
   /** Added to the worker threads' nice value (Linux; ignored where unsupported). */
-  nice: 10,
+  nice: 5,
 } as const;
 
 interface Shared { pool?: Piscina; jobs: number }
