@@ -85,6 +85,10 @@ async function runTransfer(
     const tExport = lap();
     // Encoding, writing, reading back, decoding and planning run on the worker pool (worker/pool.ts).
     const encoded = await runInWorker({ kind: "encode", format, scene: exported.scene, baseName: fileStem(asset.root.name), dir: path.join(assetsDir(kiln.config.home), id) });
+    if ("writeError" in encoded) {
+      progress.stage = "writing";
+      throw new Error(encoded.writeError);
+    }
     written = encoded.files;
     lap();
     progress.stage = "importing";

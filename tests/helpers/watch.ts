@@ -3,6 +3,7 @@
  * sees calling a cheap tool every 20 ms (what "the event loop is not blocked" means to a user).
  */
 import { readFileSync } from "node:fs";
+import { caller } from "../bench/bench-utils";
 import type { KilnServer } from "./server";
 
 /** Resident set size of a process, in bytes, from /proc (VmRSS). */
@@ -17,13 +18,13 @@ export function rssOf(pid: number): number {
  */
 export async function underWatch<T>(kiln: KilnServer, work: () => Promise<T>): Promise<{ result: T; p99: number; samples: number; maxRss: number; latencies: number[] }> {
   let running = true;
+  const poll = caller(kiln.url); // keep-alive: the poller should cost little next to the service
   const latencies: number[] = [];
   let maxRss = rssOf(kiln.pid);
   const poller = (async () => {
     while (running) {
       const t = performance.now();
-      const r = await fetch(`${kiln.url}/tools/get_transaction_status`);
-      await r.arrayBuffer();
+      await poll("get_transaction_status");
       latencies.push(performance.now() - t);
       maxRss = Math.max(maxRss, rssOf(kiln.pid));
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20 - (performance.now() - t))));
@@ -38,4 +39,12 @@ export async function underWatch<T>(kiln: KilnServer, work: () => Promise<T>): P
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   return { result, p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, samples: sorted.length, maxRss, latencies: sorted };
+}
+
+/**
+ * The p99 a poller sees with nothing else running, over `ms`: the machine's own noise (on a
+ * shared machine, other processes' load), against which the latency during a job is judged.
+ */
+export async function idleP99(kiln: KilnServer, ms = 1000): Promise<number> {
+  return (await underWatch(kiln, () => new Promise((r) => setTimeout(r, ms)))).p99;
 }

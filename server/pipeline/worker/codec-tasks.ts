@@ -29,7 +29,10 @@ export interface DecodeOutput extends PlanResult {
 
 /** Encode and write under `dir`. */
 export interface EncodeTask { kind: "encode"; format: TransferFormat; scene: InterchangeScene; baseName: string; dir: string }
-export interface EncodeOutput { files: FileInfo[]; warnings: string[]; timings_ms: { encode: number; write: number } }
+export type EncodeOutput =
+  | { files: FileInfo[]; warnings: string[]; timings_ms: { encode: number; write: number } }
+  /** Writing failed (the file system's error): the transfer records it at its own stage. */
+  | { writeError: string };
 
 /** The side-file names a main file references (an OBJ's material libraries, a .gltf's buffers and images). */
 export interface ScanTask { kind: "scan"; format: TransferFormat; main: string }
@@ -60,7 +63,12 @@ async function runEncode(task: EncodeTask): Promise<EncodeOutput> {
   const encoded = await encode(task.format, task.scene, task.baseName);
   const encodeMs = since(t);
   t = performance.now();
-  const files = await writeFiles(task.dir, encoded.files);
+  let files: FileInfo[];
+  try {
+    files = await writeFiles(task.dir, encoded.files);
+  } catch (e) {
+    return { writeError: (e as Error).message };
+  }
   return { files, warnings: encoded.warnings, timings_ms: { encode: encodeMs, write: since(t) } };
 }
 
