@@ -8,6 +8,8 @@ export class KilnError extends Error {
     message: string,
     readonly status: number = 400,
     readonly details?: Record<string, unknown>,
+    /** Response headers the answer must carry (e.g. `Retry-After` on 503 BUSY). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "KilnError";
@@ -25,6 +27,10 @@ export const conflict = (code: string, message: string, details?: Record<string,
 /** 400 for input that is well-formed JSON but not acceptable. */
 export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
   new KilnError(code, message, 400, details);
+
+/** 503 for work refused because the service is at its limit of concurrent jobs; clients retry after `retryAfter` seconds. */
+export const busy = (message: string, retryAfter: number, details?: Record<string, unknown>) =>
+  new KilnError("BUSY", message, 503, { ...details, retry_after: retryAfter }, { "retry-after": String(retryAfter) });
 
 /**
  * Type guard that survives bundling: Next.js may load this module once per route bundle, so

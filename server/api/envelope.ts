@@ -59,11 +59,12 @@ const TRPC_CLIENT_ERRORS: Record<string, { status: number; code: string }> = {
 const logged = new WeakSet<object>();
 
 /**
- * Maps any thrown value to a status and an error body. Client errors (Kiln's, zod's, tRPC's own
- * refusals of a request) keep their status and code and are not logged; anything else is a
- * 500 INTERNAL, logged once as `kiln: internal error`.
+ * Maps any thrown value to a status, an error body and the headers the answer must carry (a
+ * KilnError's own, such as BUSY's Retry-After). Client errors (Kiln's, zod's, tRPC's own refusals
+ * of a request) keep their status and code and are not logged; anything else is a 500 INTERNAL,
+ * logged once as `kiln: internal error`.
  */
-export function toErrorBody(e: unknown): { status: number; error: ErrorBody } {
+export function toErrorBody(e: unknown): { status: number; error: ErrorBody; headers?: Record<string, string> } {
   const isTrpc = e instanceof Error && e.name === "TRPCError";
   const cause = isTrpc && e.cause ? e.cause : e;
   // tRPC's own refusals may carry a cause too (the JSON SyntaxError of a PARSE_ERROR).
@@ -73,7 +74,8 @@ export function toErrorBody(e: unknown): { status: number; error: ErrorBody } {
     const code = cause instanceof SyntaxError ? "INVALID_JSON" : trpcRefusal.code;
     return { status: trpcRefusal.status, error: { code, message: (e as Error).message } };
   }
-  if (isKilnError(cause)) return { status: cause.status, error: { code: cause.code, message: cause.message, ...(cause.details ? { details: cause.details } : {}) } };
+  if (isKilnError(cause))
+    return { status: cause.status, error: { code: cause.code, message: cause.message, ...(cause.details ? { details: cause.details } : {}) }, ...(cause.headers ? { headers: cause.headers } : {}) };
   if (isZodError(cause)) {
     const fields = zodFields(cause);
     const first = fields[0];

@@ -65,7 +65,7 @@ export async function handleToolRequest(req: Request, name: string): Promise<Res
   try {
     return ok(await callTool({ kiln }, tool.name, parsed.params));
   } catch (e) {
-    const { status, error } = toErrorBody(e);
-    return fail(status, error);
+    const { status, error, headers } = toErrorBody(e);
+    return fail(status, error, headers);
   }
 }

@@ -6,18 +6,16 @@
  * then resolved with realpath and checked again, so a symlink cannot lead out; side files (an
  * OBJ's material libraries, a .gltf's buffers) pass the same checks.
  */
-import { realpath, stat } from "node:fs/promises";
+import { open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { invalid, notFound } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
-import { assetsDir, readFiles, sha256, type FileInfo } from "./files";
-import { decode, type TransferFormat } from "./formats";
-import { addImport, type ImportSummary } from "./importing";
+import { assetsDir, type FileInfo } from "./files";
+import { LIMITS, type TransferFormat } from "./formats";
+import { applyImport, type ImportSummary } from "./importing";
+import { pipelineJob, runInWorker } from "./worker/pool";
 import { normaliseFormat } from "./paths";
-
-/** Largest file import_asset reads. */
-export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
 const EXTENSIONS: Record<string, TransferFormat> = { ".glb": "gltf", ".gltf": "gltf", ".fbx": "fbx", ".obj": "obj", ".usda": "usd", ".usd": "usd" };
 const SUPPORTED = ["gltf (.glb, .gltf)", "fbx (.fbx)", "obj (.obj + .mtl)", "usd (.usda, text .usd)"];
@@ -83,23 +81,6 @@ function formatOf(requested: string | undefined, file: string): TransferFormat {
   return f;
 }
 
-/** Names of the side files a main file references, as written in it (the decoders look them up so). */
-function sideFileNames(format: TransferFormat, file: string, bytes: Uint8Array): string[] {
-  if (format === "obj") {
-    const text = new TextDecoder().decode(bytes);
-    return [...text.matchAll(/^mtllib[ \t]+(.+?)\s*$/gm)].flatMap((m) => [m[1], ...m[1].split(/\s+/)]);
-  }
-  if (format === "gltf" && file.toLowerCase().endsWith(".gltf")) {
-    try {
-      const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: { uri?: string }[]; images?: { uri?: string }[] };
-      return [...(json.buffers ?? []), ...(json.images ?? [])].flatMap((b) => (b.uri && !b.uri.startsWith("data:") ? [b.uri] : []));
-    } catch {
-      return []; // the decoder reports the broken JSON
-    }
-  }
-  return [];
-}
-
 /** A relative URI as a file path (percent-escapes decoded; a malformed escape is kept as written). */
 function uriPath(uri: string): string {
   try {
@@ -109,6 +90,26 @@ function uriPath(uri: string): string {
   }
 }
 
+/** First bytes of a file (the USDC magic check), without reading the rest. */
+async function head(file: string, n: number): Promise<string> {
+  const handle = await open(file, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(n), 0, n, 0);
+    return buffer.subarray(0, bytesRead).toString("latin1");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The size cap of a file by how it is read: text formats are decoded to one string. */
+function sizeCap(format: TransferFormat, file: string): number {
+  const text = format === "obj" || format === "usd" || file.toLowerCase().endsWith(".gltf");
+  return text ? LIMITS.textFileBytes : LIMITS.binaryFileBytes;
+}
+
+const tooLarge = (requested: string, bytes: number, limit: number, what: string) =>
+  invalid("FILE_TOO_LARGE", `"${requested}" is ${bytes} bytes; import_asset reads ${what} of at most ${limit} bytes.`, { field: "path", path: requested, bytes, limit });
+
 /** Runs import_asset (see the module comment). */
 export async function importAssetFile(kiln: Kiln, req: ImportFileRequest): Promise<ImportFileResult> {
   const started = performance.now();
@@ -117,33 +118,38 @@ export async function importAssetFile(kiln: Kiln, req: ImportFileRequest): Promi
   if (!real) throw notFound("FILE_NOT_FOUND", `There is no file "${req.path}".`, { field: "path", path: req.path });
   const info = await stat(real);
   if (!info.isFile()) throw invalid("NOT_A_FILE", `"${req.path}" is not a file.`, { field: "path", path: req.path });
-  if (info.size > MAX_IMPORT_BYTES) throw invalid("FILE_TOO_LARGE", `"${req.path}" is ${info.size} bytes; import_asset reads at most ${MAX_IMPORT_BYTES}.`, { field: "path", limit: MAX_IMPORT_BYTES });
   const format = formatOf(req.format, real);
-  const files = await readFiles([real]);
-  const main = files.get(path.basename(real))!;
-  if (format === "usd" && new TextDecoder().decode(main.subarray(0, 8)).startsWith("PXR-USDC"))
+  const cap = sizeCap(format, real);
+  if (info.size > cap) throw tooLarge(req.path, info.size, cap, cap === LIMITS.textFileBytes ? "text formats (OBJ, USDA, .gltf)" : "files");
+  if (format === "usd" && (await head(real, 8)) === "PXR-USDC")
     throw invalid("UNSUPPORTED_FORMAT", "Binary USD (usdc) is not supported; export the stage as USDA text.", { field: "path", supported: SUPPORTED });
 
-  const side: string[] = [];
-  for (const name of new Set(sideFileNames(format, real, main))) {
-    const resolved = await resolveAllowed(uriPath(name), path.dirname(real), allowed, "path").catch((e) => {
-      throw invalid("PATH_NOT_ALLOWED", `"${path.basename(real)}" references "${name}", which is outside the folders import_asset reads.`, { ...(e.details ?? {}), field: "path", reference: name });
-    });
-    if (!resolved || !(await stat(resolved)).isFile()) continue; // the decoder warns about what is missing
-    files.set(name, (await readFiles([resolved])).get(path.basename(resolved))!);
-    side.push(resolved);
-  }
-
-  let decoded;
-  try {
-    decoded = await decode(format, files, path.basename(real));
-  } catch (e) {
-    throw invalid("ASSET_UNREADABLE", `"${req.path}" could not be read as ${format}: ${(e as Error).message}`, { field: "path", path: req.path, format });
-  }
-  const stem = path.basename(real, path.extname(real));
-  const imported = await addImport(kiln, "import_asset", req.app, decoded.scene, stem, { path: real, format }, req.scene);
-  return {
-    app: req.app, scene: imported.summary.scene, format, file: { path: real, bytes: main.length, sha256: sha256(main) }, side_files: side,
-    imported: imported.summary, warnings: [...new Set([...decoded.warnings, ...imported.warnings])], duration_ms: Math.round(performance.now() - started),
-  };
+  // Decoding runs on the worker pool; the job count bounds how many files are in memory at once.
+  return pipelineJob(async () => {
+    const side: Record<string, string> = {};
+    let total = info.size;
+    const names = format === "obj" || real.toLowerCase().endsWith(".gltf") ? await runInWorker({ kind: "scan", format, main: real }) : [];
+    for (const name of new Set(names)) {
+      const resolved = await resolveAllowed(uriPath(name), path.dirname(real), allowed, "path").catch((e) => {
+        throw invalid("PATH_NOT_ALLOWED", `"${path.basename(real)}" references "${name}", which is outside the folders import_asset reads.`, { ...(e.details ?? {}), field: "path", reference: name });
+      });
+      const sideInfo = resolved ? await stat(resolved) : null;
+      if (!resolved || !sideInfo!.isFile()) continue; // the decoder warns about what is missing
+      total += sideInfo!.size;
+      if (total > LIMITS.binaryFileBytes) throw tooLarge(req.path, total, LIMITS.binaryFileBytes, "a file and the files it references");
+      side[name] = resolved;
+    }
+    const stem = path.basename(real, path.extname(real));
+    let decoded;
+    try {
+      decoded = await runInWorker({ kind: "decode", format, main: real, side, app: req.app, groupName: stem });
+    } catch (e) {
+      throw invalid("ASSET_UNREADABLE", `"${req.path}" could not be read as ${format}: ${(e as Error).message}`, { field: "path", path: req.path, format });
+    }
+    const imported = await applyImport(kiln, "import_asset", req.app, decoded, { path: real, format }, req.scene);
+    return {
+      app: req.app, scene: imported.summary.scene, format, file: decoded.file, side_files: Object.values(side),
+      imported: imported.summary, warnings: [...new Set(imported.warnings)], duration_ms: Math.round(performance.now() - started),
+    };
+  });
 }

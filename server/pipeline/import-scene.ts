@@ -13,6 +13,7 @@ import type { InterchangeAnimation, InterchangeLight, InterchangeMaterial, Inter
 import type { ImportMaterial, ImportObject, ImportPlan } from "../scene/operations-import";
 import type { AppId, Keyframe, LightProps, MeshRecord, Vec3 } from "../scene/types";
 import { IDENTITY3, basis, lightFix, m3ToEuler, permuteTriples, quatToM3, transpose3, trsFromCanonical, vec, type M3, type Trs } from "./axes";
+import { LimitError } from "./formats";
 import { meshRecord } from "./mesh-records";
 import { weld } from "./weld";
 
@@ -26,9 +27,12 @@ const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 const MAX_NAME = 190;
 const KILN_DEFAULT_RANGE = 10;
 
+const wellFormed = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+
 /** A name Kiln accepts (1-190 characters, no control characters), or `fallback`. */
 export function cleanName(name: string, fallback: string): string {
-  return name.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, MAX_NAME).trim() || fallback;
+  // Lone surrogates (a broken UTF-16 name in a file) become U+FFFD: they cannot be encoded as UTF-8 later.
+  return wellFormed(wellFormed(name).replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, MAX_NAME).trim()) || fallback;
 }
 
 function kilnLight(l: InterchangeLight, name: string, warn: (w: string) => void): LightProps {
@@ -58,13 +62,15 @@ function parentFirst(scene: InterchangeScene): number[] {
   scene.nodes.forEach((n, i) => (n.parent === null || !scene.nodes[n.parent] ? roots : children[n.parent]).push(i));
   const order: number[] = [];
   const seen = new Set<number>();
-  const visit = (i: number) => {
-    if (seen.has(i)) return;
+  // An explicit stack, not recursion: a file's hierarchy may be deeper than the call stack.
+  const stack = [...roots].reverse();
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (seen.has(i)) continue;
     seen.add(i);
     order.push(i);
-    children[i].forEach(visit);
-  };
-  roots.forEach(visit);
+    for (let k = children[i].length - 1; k >= 0; k--) stack.push(children[i][k]);
+  }
   return order;
 }
 
@@ -95,6 +101,8 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
   const materialIndex = new Map<number, number>();
   const toApp = transpose3(basis(app));
   const order = parentFirst(scene);
+  const animationsOf = new Map<number, InterchangeAnimation[]>();
+  for (const a of scene.animations) animationsOf.set(a.node, [...(animationsOf.get(a.node) ?? []), a]);
   if (order.length < scene.nodes.length) warn(`${scene.nodes.length - order.length} nodes in a parent cycle dropped`);
   const roots = order.filter((i) => scene.nodes[i].parent === null || !scene.nodes[scene.nodes[i].parent!]);
   const emptyObject = (name: string, parent: number | null): ImportObject => ({
@@ -139,7 +147,7 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
       object.mesh = meshId(node.mesh);
       if (node.material !== undefined) object.material = materialOf(node.material);
     } else if (node.light) object.light = kilnLight(node.light, name, warn);
-    const animations = scene.animations.filter((a) => a.node === i);
+    const animations = animationsOf.get(i) ?? [];
     // Euler angles are chosen continuous from the rest rotation on, key after key (see m3ToEuler).
     let near = object.rotation;
     object.keyframes = rawKeys(animations).map(({ time, t, r, s }) => {
@@ -158,5 +166,22 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
       objects.push({ ...emptyObject(lightName, objects.length - 1), kind: "light", rotation: tidy(m3ToEuler(app, local.r), round6), light: kilnLight(node.light, lightName, warn) });
     }
   }
-  return { plan: { objects, meshes: [...meshes.values()], materials }, warnings };
+  const plan = { objects, meshes: [...meshes.values()], materials };
+  checkPlanNumbers(plan);
+  return { plan, warnings };
+}
+
+/**
+ * Every number of the planned objects and materials is finite: the conversion into the app's
+ * convention multiplies matrices, and what overflows there (a scale near the float64 limit) could
+ * be stored but never exported again. Iterative; mesh records hold no plain numbers.
+ */
+function checkPlanNumbers(plan: Pick<ImportPlan, "objects" | "materials">): void {
+  const stack: unknown[] = [plan.objects, plan.materials];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new LimitError("a transform, key, light or material overflows to a non-finite number in the target's convention");
+    } else if (v && typeof v === "object") for (const x of Object.values(v)) stack.push(x);
+  }
 }

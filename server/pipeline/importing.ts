@@ -1,13 +1,12 @@
 /**
- * Adding a decoded file to an app's scene: plan the conversion (import-scene.ts), then run the
- * scene core's import operation through the workspace, so the whole asset is ONE logged operation
+ * Adding a decoded file to an app's scene: the conversion is planned with the decoding, on the
+ * worker pool (import-scene.ts); this runs the scene core's import operation through the workspace, so the whole asset is ONE logged operation
  * (a transaction rollback undoes it, replay rebuilds it).
  */
 import type { Kiln } from "../runtime";
 import type { ImportPlan, Rename } from "../scene/operations-import";
 import type { AppId } from "../scene/types";
-import type { InterchangeScene } from "./formats";
-import { planImport } from "./import-scene";
+import type { PlanResult } from "./import-scene";
 
 /** What an import added, as results report it. */
 export interface ImportSummary {
@@ -38,12 +37,12 @@ function logged(plan: ImportPlan): ImportPlan {
   return Object.defineProperty(plan, "toJSON", { value: () => summary, enumerable: false });
 }
 
-/** Converts `scene` for `app` and adds it to the app's scene (active unless named) as one operation of `tool`. */
-export async function addImport(
-  kiln: Kiln, tool: "transfer_asset" | "import_asset", app: AppId, scene: InterchangeScene, groupName: string,
+/** Adds a planned import (import-scene.ts, run on the worker pool) to the app's scene (active unless named) as one operation of `tool`. */
+export async function applyImport(
+  kiln: Kiln, tool: "transfer_asset" | "import_asset", app: AppId, planned: PlanResult,
   label: Record<string, unknown>, sceneName?: string,
 ): Promise<{ summary: ImportSummary; warnings: string[] }> {
-  const { plan, warnings } = planImport(app, scene, groupName);
+  const { plan, warnings } = planned;
   const applied = await kiln.workspace.execute({ tool, app, params: { ...label, ...(sceneName ? { scene: sceneName } : {}), plan: logged(plan) } });
   const r = applied.result as ImportOutcome;
   const renames = r.renamed.map((x) => `name clash in ${app}: ${x.kind} "${x.from}" imported as "${x.to}"`);

@@ -8,6 +8,7 @@ import { APPS, type AppId } from "../scene/types";
 import { assetBounds, objectTriangles, subtree } from "./assets";
 import { TRANSFER_PATHS, targetsOf } from "./paths";
 import { activeTransfers } from "./registry";
+import { poolStatus } from "./worker/pool";
 
 /** How many finished transfers get_pipeline_status shows by default, and at most. */
 export const RECENT_DEFAULT = 20;
@@ -46,7 +47,7 @@ const parse = <T>(text: string | null, fallback: T): T => {
   }
 };
 
-/** Apps, the path table, running transfers and the most recent finished ones. */
+/** Apps, the path table, running transfers, the most recent finished ones and the worker pool. */
 export async function pipelineStatus(kiln: Kiln, limit = RECENT_DEFAULT) {
   const state = kiln.workspace.state;
   const apps = APPS.map((app) => {
@@ -73,5 +74,6 @@ export async function pipelineStatus(kiln: Kiln, limit = RECENT_DEFAULT) {
     in_progress: [...running.values()],
     recent,
     total_transfers: total,
+    workers: poolStatus(),
   };
 }

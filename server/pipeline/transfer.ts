@@ -10,15 +10,16 @@ import path from "node:path";
 import { invalid, isKilnError, KilnError } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
-import { findAsset } from "./assets";
+import { findAsset, type Asset } from "./assets";
 import { exportFound } from "./export-scene";
-import { assetsDir, fileStem, readFiles, writeFiles, type FileInfo } from "./files";
-import { decode, encode, type TransferFormat } from "./formats";
-import { addImport, type ImportSummary } from "./importing";
+import { assetsDir, fileStem, type FileInfo } from "./files";
+import type { TransferFormat } from "./formats";
+import { applyImport, type ImportSummary } from "./importing";
 import { checkTransfer } from "./paths";
 import { activeTransfers } from "./registry";
 import { exportFromLiveApp, exportsItself } from "./live-export";
 import { mkdir } from "node:fs/promises";
+import { pipelineJob, runInWorker } from "./worker/pool";
 
 export interface TransferRequest {
   source_app: AppId;
@@ -59,6 +60,13 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
       field: "asset", asset: asset.root.name, format,
     });
   const options = { apply_modifiers: req.options.apply_modifiers ?? true, include_animations: req.options.include_animations ?? true };
+  // A transfer refused as BUSY is refused before it is recorded, like any other refused request.
+  return pipelineJob(() => runTransfer(kiln, req, format, asset, options, started));
+}
+
+async function runTransfer(
+  kiln: Kiln, req: TransferRequest, format: TransferFormat, asset: Asset, options: TransferResult["options"], started: number,
+): Promise<TransferResult> {
   const id = randomUUID();
   const base = { source_app: req.source_app, target_app: req.target_app, asset: req.asset, format };
   await kiln.db.transfer.create({
@@ -79,32 +87,33 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
     // Kiln's records describe the asset either way; a live app writes the file with its own exporter.
     const exported = exportFound(kiln.workspace.state, asset, { applyModifiers: options.apply_modifiers, includeAnimations: options.include_animations });
     const tExport = lap();
-    let encodedWarnings: string[];
-    let tEncode: number, tWrite: number;
+    let encoded: { warnings: string[]; timings_ms: { encode: number; write: number } };
     if (exportsItself(kiln, req.source_app, format)) {
       await mkdir(dir, { recursive: true });
-      ({ written, warnings: encodedWarnings } = await exportFromLiveApp(kiln, req.source_app, asset, format, req.target_app, dir, fileStem(asset.root.name), options));
-      tEncode = lap(); // the app encodes and writes in one step
-      tWrite = 0;
+      const live = await exportFromLiveApp(kiln, req.source_app, asset, format, req.target_app, dir, fileStem(asset.root.name), options);
+      written = live.written;
+      encoded = { warnings: live.warnings, timings_ms: { encode: lap(), write: 0 } }; // the app encodes and writes in one step
     } else {
-      const encoded = await encode(format, exported.scene, fileStem(asset.root.name));
-      encodedWarnings = encoded.warnings;
-      tEncode = lap();
-      progress.stage = "writing";
-      written = await writeFiles(dir, encoded.files);
-      tWrite = lap();
+      // Encoding, writing, reading back, decoding and planning run on the worker pool (worker/pool.ts).
+      const worked = await runInWorker({ kind: "encode", format, scene: exported.scene, baseName: fileStem(asset.root.name), dir });
+      if ("writeError" in worked) {
+        progress.stage = "writing";
+        throw new Error(worked.writeError);
+      }
+      written = worked.files;
+      encoded = worked;
+      lap();
     }
     progress.stage = "importing";
     // The target's objects come from the file on disk, not from the bytes still in memory.
-    const files = await readFiles(written.map((f) => f.path));
-    const tRead = lap();
-    const decoded = await decode(format, files, path.basename(written[0].path));
-    const tDecode = lap();
-    const imported = await addImport(kiln, "transfer_asset", req.target_app, decoded.scene, asset.root.name, {
+    const side = Object.fromEntries(written.slice(1).map((f) => [path.basename(f.path), f.path]));
+    const decoded = await runInWorker({ kind: "decode", format, main: written[0].path, side, app: req.target_app, groupName: asset.root.name });
+    lap();
+    const imported = await applyImport(kiln, "transfer_asset", req.target_app, decoded, {
       transfer_id: id, ...base, file: written[0].path,
     });
-    const timings = { export: tExport, encode: tEncode, write: tWrite, read: tRead, decode: tDecode, import: lap() };
-    const warnings = unique([...exported.warnings, ...encodedWarnings, ...decoded.warnings, ...imported.warnings]);
+    const timings = { export: tExport, ...encoded.timings_ms, read: decoded.timings_ms.read, decode: decoded.timings_ms.decode + decoded.timings_ms.plan, import: lap() };
+    const warnings = unique([...exported.warnings, ...encoded.warnings, ...imported.warnings]);
     const result: TransferResult = {
       transfer_id: id, status: "succeeded", ...base, options, file: written[0], side_files: written.slice(1),
       exported: { objects: exported.objects, triangles: exported.triangles }, imported: imported.summary, warnings,

@@ -86,6 +86,10 @@ export const getPipelineStatus = defineTool({
     in_progress: z.array(z.object({ transfer_id: z.string(), source_app: z.string(), target_app: z.string(), asset: z.string(), format: z.string(), started_at: z.string(), stage: z.string() })),
     recent: z.array(transferOut),
     total_transfers: z.number(),
+    workers: z.object({
+      jobs: z.number().describe("Imports and transfers under way."), max_jobs: z.number().describe("Beyond this many, calls answer 503 BUSY."),
+      threads: z.number().describe("Worker threads running."), queued: z.number().describe("Decode/encode tasks waiting for a thread."),
+    }),
   }),
   handler: (input, { kiln }) => pipelineStatus(kiln, input.limit),
 });

@@ -53,6 +53,8 @@ export interface CallResult<T = any> { status: number; body: { ok: boolean; resu
 
 export interface KilnServer {
   url: string;
+  /** Process id of the running service (for its /proc/<pid>/status). */
+  readonly pid: number;
   home: string;
   env: Record<string, string>;
   call<T = any>(tool: string, params?: unknown, init?: { method?: string; headers?: Record<string, string> }): Promise<CallResult<T>>;
@@ -114,6 +116,7 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
 
   const server: KilnServer = {
     url, home, env,
+    get pid() { return child.pid!; },
     async call(tool, params, init = {}) {
       const method = init.method ?? (params === undefined ? "POST" : "POST");
       let target = `${url}/tools/${tool}`;

@@ -61,7 +61,7 @@ describe("binary FBX codec", () => {
     expect(Buffer.from(writeFbxBinary(readFbxBinary(original))).equals(Buffer.from(original))).toBe(true);
   });
 
-  it("refuses arrays that inflate beyond their declared size, or claim more than 2 GiB, before allocating them", () => {
+  it("refuses arrays that inflate beyond their declared size, or claim more than the file may inflate to, before allocating them", () => {
     const doc: FbxDocument = { version: 7400, nodes: [{ name: "Bomb", properties: [{ type: "i", value: new Int32Array(1 << 20) }], children: [] }] };
     const bytes = writeFbxBinary(doc);
     expect(bytes.length).toBeLessThan(40_000); // 4 MiB of zeros deflate to a few KB
@@ -70,7 +70,11 @@ describe("binary FBX codec", () => {
     view.setUint32(count, 10, true);
     expect(() => readFbxBinary(bytes)).toThrow(/array does not inflate to its 40 bytes/);
     view.setUint32(count, 2 ** 30, true); // 4 GiB of int32
-    expect(() => readFbxBinary(bytes)).toThrow(/arrays add up to more than 2 GiB/);
+    expect(() => readFbxBinary(bytes)).toThrow(/arrays declare 4294967296 bytes .* more than the \d+ a file of \d+ bytes may inflate to/);
+    view.setUint32(count, 2 ** 29 / 4, true); // 512 MiB of int32 from a few KB: beyond 64 times the file plus 64 MiB
+    expect(() => readFbxBinary(bytes)).toThrow(/arrays declare 536870912 bytes/);
+    view.setUint32(count, 2 ** 24 / 4, true); // 16 MiB: within the 64 MiB any file may inflate to, so it is inflated and found short
+    expect(() => readFbxBinary(bytes)).toThrow(/array of 4194304 holds 4194304 bytes/);
   });
 
   it("refuses nesting deeper than 256 levels", () => {
@@ -90,6 +94,6 @@ describe("binary FBX codec", () => {
     // A node claiming 20 million properties is refused before any is read.
     const claims = bytes.slice();
     new DataView(claims.buffer).setUint32(27 + 4, 20_000_000, true); // first node: end offset, then property count
-    expect(() => readFbxBinary(claims)).toThrow(/more than 10000000 nodes and properties/);
+    expect(() => readFbxBinary(claims)).toThrow(/more than 4000000 nodes and properties/);
   });
 });

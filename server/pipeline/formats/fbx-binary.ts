@@ -9,6 +9,7 @@
  * The layout follows the FBX SDK as Blender's encoder documents it (io_scene_fbx/encode_bin.py).
  */
 import { deflateSync, inflateSync } from "node:zlib";
+import { LIMITS, LimitError } from "./limits";
 
 /** A property's type code, as the file stores it. */
 export type FbxType = "Y" | "C" | "I" | "F" | "D" | "L" | "S" | "R" | "b" | "c" | "i" | "l" | "f" | "d";
@@ -48,13 +49,15 @@ const COMPRESS_ABOVE = 128;
 const ARRAY_TYPES = { b: Uint8Array, c: Uint8Array, i: Int32Array, l: BigInt64Array, f: Float32Array, d: Float64Array } as const;
 /**
  * Limits for hostile files: a few kilobytes of zlib can claim gigabytes of array, and nesting
- * thousands deep would exhaust the stack. Real files stay far below both (a 10M-triangle mesh
- * decodes to well under 2 GiB; DCC tools nest a few levels).
+ * thousands deep would exhaust the stack. Arrays may add up to LIMITS.fbxInflatedBytes, and to
+ * at most LIMITS.fbxInflateRatio times the file (plus 64 MiB for small files), checked on the
+ * sizes arrays declare BEFORE inflating them, and inflating never writes past the declared size.
+ * Real files stay far below (a 1M-triangle mesh: 9 MB of file, 36 MB of arrays; DCC tools nest
+ * a few levels).
  */
-const MAX_DECODED_BYTES = 2 ** 31;
 const MAX_DEPTH = 256;
 /** Nodes plus properties: each costs a JS object of tens of bytes, from as little as 2 bytes of file. */
-const MAX_ITEMS = 10_000_000;
+const MAX_ITEMS = 4_000_000;
 
 const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
@@ -82,6 +85,7 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
   const wide = version >= 7500;
   let at = HEADER.length + 4;
   let decoded = 0, items = 0;
+  const maxDecoded = Math.min(LIMITS.fbxInflatedBytes, LIMITS.fbxInflateRatio * bytes.length + 64 * 2 ** 20);
   const fail = (msg: string): never => {
     throw new Error(`fbx: corrupt file at byte ${at}: ${msg}`);
   };
@@ -126,7 +130,8 @@ export function readFbxBinary(bytes: Uint8Array): FbxDocument {
         const Type = ARRAY_TYPES[type];
         const length = count * Type.BYTES_PER_ELEMENT;
         decoded += length;
-        if (decoded > MAX_DECODED_BYTES) fail(`arrays add up to more than ${MAX_DECODED_BYTES / 2 ** 30} GiB`);
+        if (decoded > maxDecoded)
+          throw new LimitError(`fbx: arrays declare ${decoded} bytes at byte ${at}, more than the ${maxDecoded} a file of ${bytes.length} bytes may inflate to (at most ${LIMITS.fbxInflateRatio} times the file plus 64 MiB, and ${LIMITS.fbxInflatedBytes / 2 ** 30} GiB)`);
         let data: Uint8Array = stored;
         if (encoding === 1) {
           try {

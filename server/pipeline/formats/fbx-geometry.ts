@@ -10,6 +10,7 @@
 import { Euler, MathUtils, Matrix3, Matrix4, ShapeUtils, Vector2, Vector3, type EulerOrder } from "three";
 import { child, childrenNamed, stringProperty, text, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { computeNormals, sequentialIndices, type InterchangeMesh } from "./interchange";
+import { LIMITS } from "./limits";
 
 type Geometry = Omit<InterchangeMesh, "name">;
 
@@ -68,8 +69,8 @@ function droppedLayers(geometry: FbxNode): string[] {
   return [...uv, ...color];
 }
 
-/** Triangles one geometry may have: 16.7 million, so its arrays stay within a few gigabytes. */
-const MAX_TRIANGLES = 2 ** 24;
+/** Triangles one geometry may have (the file's whole budget), counted before its arrays are allocated. */
+const MAX_TRIANGLES = LIMITS.triangles;
 
 /** Corner offsets (within a polygon) of its triangles, written to `emit`. */
 type Emit = (a: number, b: number, c: number) => void;

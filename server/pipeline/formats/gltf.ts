@@ -18,6 +18,7 @@ import {
   type InterchangeNode,
   type InterchangeScene,
 } from "./interchange";
+import { checkGltfBudget, splitGlb } from "./gltf-budget";
 
 const RAD = Math.PI / 180;
 
@@ -121,8 +122,18 @@ export async function decodeGltf(files: Map<string, Uint8Array>, mainName: strin
   const warnings: string[] = [];
   const warnOnce = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
   const io = new NodeIO().registerExtensions([KHRLightsPunctual]).setLogger(collectingLogger(warnings, "gltf: reader: "));
-  const doc = mainName.toLowerCase().endsWith(".gltf")
-    ? await io.readJSON({ json: JSON.parse(new TextDecoder().decode(main)), resources: Object.fromEntries(files) as Record<string, Uint8Array<ArrayBuffer>> })
+  const isJson = mainName.toLowerCase().endsWith(".gltf");
+  let json: unknown, bin = 0;
+  if (isJson) {
+    try {
+      json = JSON.parse(new TextDecoder().decode(main));
+    } catch (e) {
+      throw new Error(`gltf: not JSON (${(e as Error).message})`);
+    }
+  } else ({ json, bin } = splitGlb(main));
+  checkGltfBudget(json, bin, files);
+  const doc = isJson
+    ? await io.readJSON({ json: json as never, resources: Object.fromEntries(files) as Record<string, Uint8Array<ArrayBuffer>> })
     : await io.readBinary(main);
   const root = doc.getRoot();
   if (root.listScenes().length > 1) warnOnce(`gltf: ${root.listScenes().length} scenes merged into one`);

@@ -9,9 +9,11 @@ import { decodeObj, encodeObj } from "./obj";
 import { decodeUsd } from "./usd-read";
 import { encodeUsd } from "./usd";
 import type { DecodeResult, EncodeResult, InterchangeScene, TransferFormat } from "./interchange";
+import { checkDecodedScene } from "./limits";
 
 export type * from "./interchange";
 export { validateScene, worldMatrices } from "./interchange";
+export { LIMITS, LimitError } from "./limits";
 
 /** File extensions each format writes, main file first (OBJ also writes its material library). */
 export const FORMAT_EXTENSIONS: Record<TransferFormat, readonly string[]> = {
@@ -38,8 +40,11 @@ export function encode(format: TransferFormat, scene: InterchangeScene, baseName
 
 /**
  * Reads `files[mainName]` (plus any side files it references, e.g. an OBJ's .mtl or a .gltf's
- * buffers, looked up by name in `files`) into the interchange model.
+ * buffers, looked up by name in `files`) into the interchange model, checked against the budgets
+ * of limits.ts (a LimitError names the one a file broke).
  */
-export function decode(format: TransferFormat, files: Map<string, Uint8Array>, mainName: string): Promise<DecodeResult> {
-  return CODECS[format].decode(files, mainName);
+export async function decode(format: TransferFormat, files: Map<string, Uint8Array>, mainName: string): Promise<DecodeResult> {
+  const result = await CODECS[format].decode(files, mainName);
+  checkDecodedScene(result.scene);
+  return result;
 }

@@ -166,18 +166,19 @@ export function localMatrix(node: InterchangeNode): Matrix4 {
   return new Matrix4().compose(new Vector3(...node.translation), new Quaternion(...node.rotation), new Vector3(...node.scale));
 }
 
-/** World matrix of every node (parents resolved recursively, memoised). */
+/** World matrix of every node, parents resolved first without recursion (deep chains must not exhaust the stack). */
 export function worldMatrices(scene: InterchangeScene): Matrix4[] {
   const out: (Matrix4 | undefined)[] = new Array(scene.nodes.length);
-  const world = (i: number): Matrix4 => {
-    const cached = out[i];
-    if (cached) return cached;
-    const node = scene.nodes[i];
-    const m = node.parent === null ? localMatrix(node) : world(node.parent).clone().multiply(localMatrix(node));
-    out[i] = m;
-    return m;
-  };
-  return scene.nodes.map((_, i) => world(i));
+  for (let i = 0; i < scene.nodes.length; i++) {
+    const chain: number[] = [];
+    for (let at: number | null = i; at !== null && !out[at] && chain.length <= scene.nodes.length; at = scene.nodes[at].parent) chain.push(at);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const node = scene.nodes[chain[k]];
+      const parent = node.parent === null ? undefined : out[node.parent];
+      out[chain[k]] = parent ? parent.clone().multiply(localMatrix(node)) : localMatrix(node);
+    }
+  }
+  return out as Matrix4[];
 }
 
 /** Decomposes a matrix into interchange TRS tuples. */

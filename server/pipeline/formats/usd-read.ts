@@ -7,6 +7,7 @@
  */
 import { Euler, Matrix4, Quaternion, Vector3 } from "three";
 import { parseUsda, type UsdDict, type UsdPath, type UsdPrim, type UsdProperty, type UsdValue } from "./usda-parse";
+import { budget } from "./limits";
 import { computeNormals, decomposeTrs, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
@@ -173,6 +174,7 @@ function readMesh(p: UsdPrim, name: string, mpu: number, warn: (m: string) => vo
   const normalIdx = vec((p.properties.get("normals:indices") ?? p.properties.get("primvars:normals:indices"))?.value);
   const interp = String(normalProp?.metadata.interpolation ?? "vertex");
   const rawNormals = vec(normalProp?.value);
+  checkMeshCounts(name, points, counts, corners, rawNormals, normalIdx, interp);
   const normals = rawNormals && normalIdx ? normalIdx.flatMap((i) => rawNormals.slice(i * 3, i * 3 + 3)) : rawNormals;
   for (const key of p.properties.keys()) if (key.startsWith("primvars:") && !key.startsWith("primvars:normals")) warn(`usd: mesh "${name}": ${key} dropped`);
   if (String(p.properties.get("subdivisionScheme")?.value ?? "catmullClark") !== "none") warn(`usd: mesh "${name}": subdivision surface read as its control cage`);
@@ -200,4 +202,28 @@ function readMesh(p: UsdPrim, name: string, mpu: number, warn: (m: string) => vo
   const indices = Uint32Array.from(idx);
   if (!normals) warn(`usd: mesh "${name}": had no normals; smooth normals computed`);
   return scene.meshes.push({ name, positions, indices, normals: normals ? Float32Array.from(nor) : computeNormals(positions, indices) }) - 1;
+}
+
+const isIndex = (v: number, below: number) => Number.isInteger(v) && v >= 0 && v < below;
+
+/**
+ * The counts a Mesh prim declares against the arrays it holds, before anything is allocated from
+ * them: `faceVertexCounts = [2000000000]` with three indices must be refused, not triangulated.
+ */
+function checkMeshCounts(name: string, points: Vec, counts: Vec, corners: Vec, normals: Vec | undefined, normalIdx: Vec | undefined, interp: string): void {
+  const mesh = `usd: mesh "${name}"`;
+  budget(points.length % 3 === 0, `${mesh}: points do not come in triples`);
+  let total = 0;
+  for (const c of counts) {
+    budget(Number.isInteger(c) && c >= 0, `${mesh}: faceVertexCounts holds ${c}, not a vertex count`);
+    total += c;
+  }
+  budget(total === corners.length, `${mesh}: faceVertexCounts adds up to ${total} corners but faceVertexIndices holds ${corners.length}`);
+  const vertices = points.length / 3;
+  for (const i of corners) budget(isIndex(i, vertices), `${mesh}: faceVertexIndices refers to point ${i} of ${vertices}`);
+  if (!normals) return;
+  const available = normalIdx ? normalIdx.length : normals.length / 3;
+  if (normalIdx) for (const i of normalIdx) budget(isIndex(i, normals.length / 3), `${mesh}: normal indices refer to normal ${i} of ${normals.length / 3}`);
+  const needed = interp === "faceVarying" ? corners.length : interp === "uniform" ? counts.length : interp === "constant" ? 1 : vertices;
+  budget(available >= needed, `${mesh}: ${interp} normals need ${needed} values but the file holds ${available}`);
 }

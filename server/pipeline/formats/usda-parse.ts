@@ -6,7 +6,11 @@
  *
  * Numeric arrays take a fast path straight into flat number arrays, because mesh data dominates
  * file size (a million triangles is ~10 million numbers).
+ *
+ * The parser recurses into prims, tuples, lists and dictionaries, so nesting is capped
+ * (LIMITS.usdaDepth): a hostile file of a few kilobytes of "[" must not exhaust the stack.
  */
+import { LIMITS, LimitError } from "./limits";
 
 /** A parsed value. Numeric arrays (and arrays of numeric tuples) arrive flattened as `number[]`; asset paths as strings. */
 export type UsdValue = number | string | boolean | null | UsdPath | UsdValue[] | UsdDict | Map<number, UsdValue>;
@@ -47,8 +51,21 @@ const QUALIFIERS = new Set(["custom", "uniform", "varying", "config"]);
 export function parseUsda(text: string): UsdLayer {
   if (!text.startsWith("#usda")) throw new Error("usda: missing #usda header");
   let pos = text.indexOf("\n");
+  let depth = 0;
+  const line = () => {
+    let n = 1;
+    for (let at = text.indexOf("\n"); at >= 0 && at < pos; at = text.indexOf("\n", at + 1)) n++;
+    return n;
+  };
   const fail = (msg: string): never => {
-    throw new Error(`usda: ${msg} at line ${text.slice(0, pos).split("\n").length}`);
+    throw new Error(`usda: ${msg} at line ${line()}`);
+  };
+  /** Runs `f` one nesting level deeper, refusing past the cap. */
+  const nested = <T>(f: () => T): T => {
+    if (++depth > LIMITS.usdaDepth) throw new LimitError(`usda: nesting deeper than ${LIMITS.usdaDepth} levels at line ${line()}`);
+    const out = f();
+    depth--;
+    return out;
   };
   // Character-code scanning: regexes per character are several times slower on large meshes.
   const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
@@ -123,6 +140,7 @@ export function parseUsda(text: string): UsdLayer {
     if (c === "string") return string();
     if (c === "<") {
       const end = text.indexOf(">", pos);
+      if (end < 0) fail("unterminated path");
       const path = text.slice(pos + 1, end);
       pos = end + 1;
       return { path };
@@ -135,16 +153,19 @@ export function parseUsda(text: string): UsdLayer {
       const close = c === "(" ? ")" : "]";
       pos++;
       const items: UsdValue[] = [];
-      while (peek() !== close) {
-        items.push(value());
-        if (peek() === ",") pos++;
-      }
+      nested(() => {
+        while (peek() !== close) {
+          items.push(value());
+          if (peek() === ",") pos++;
+        }
+      });
       pos++;
       return items;
     }
-    if (c === "{") return braces();
+    if (c === "{") return nested(braces);
     if (c === "@") {
       const end = text.indexOf("@", pos + 1);
+      if (end < 0) fail("unterminated asset path");
       const asset = text.slice(pos + 1, end);
       pos = end + 1;
       return asset;
@@ -206,7 +227,7 @@ export function parseUsda(text: string): UsdLayer {
     while (peek() !== "}") {
       let w = word();
       if (w === "def" || w === "over" || w === "class") {
-        p.children.push(prim(w, path));
+        p.children.push(nested(() => prim(w, path)));
         continue;
       }
       while (QUALIFIERS.has(w)) w = word();

@@ -1,0 +1,163 @@
+/**
+ * Budgets for files from outside (docs/pipeline.md, "Limits"). Every reader checks the counts a
+ * file declares against the bytes it actually holds before allocating, and `checkDecodedScene`
+ * checks what any decoder produced against these caps before the scene is planned into an app:
+ * no count, depth or number in an accepted file can exhaust memory or the stack, or make a later
+ * export or transfer fail. A broken budget throws `LimitError`, whose message names the limit.
+ */
+import { ANIMATION_CHANNELS, type InterchangeScene } from "./interchange";
+
+/** The caps, one place; docs/pipeline.md lists them in a table. */
+export const LIMITS = {
+  /** OBJ, USDA and .gltf JSON are read as text: a string of more than ~512 MiB cannot exist in V8. */
+  textFileBytes: 256 * 2 ** 20,
+  /** GLB, FBX and any file besides. */
+  binaryFileBytes: 2 ** 30,
+  /** Nodes (objects) in one file. */
+  nodes: 100_000,
+  /** Parent chain length: deeper trees are read without recursion, but refused past this. */
+  hierarchyDepth: 256,
+  /** Triangles placed by one file, counting a mesh once per node that uses it. */
+  triangles: 10_000_000,
+  /** Vertices of all meshes of one file. */
+  vertices: 30_000_000,
+  materials: 10_000,
+  /** Keys per animated node, as set_keyframe allows per object. */
+  keyframes: 10_000,
+  /** |coordinate| in metres for vertex positions, translations and world placements. */
+  coordinate: 1e9,
+  /** |scale| per node and the largest entry of any node's world matrix. */
+  scale: 1e9,
+  /** FBX arrays inflated from zlib, in total: at most this many bytes... */
+  fbxInflatedBytes: 2 ** 30,
+  /** ...and at most this many times the file's size (plus 64 MiB), so a small zlib bomb is refused before inflating. */
+  fbxInflateRatio: 64,
+  /** Nesting of USDA prims, values and dictionaries. */
+  usdaDepth: 256,
+} as const;
+
+/** A file broke one of LIMITS (or claims data it does not hold). */
+export class LimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LimitError";
+  }
+}
+
+/** Throws a LimitError with `message` unless `ok`. */
+export function budget(ok: boolean, message: string): asserts ok {
+  if (!ok) throw new LimitError(message);
+}
+
+const finiteWithin = (v: ArrayLike<number>, max: number) => {
+  // A plain loop: this runs over every coordinate of a million-triangle mesh.
+  for (let k = 0; k < v.length; k++) if (!(Math.abs(v[k]) <= max)) return false;
+  return true;
+};
+
+/** Depth of every node (roots 1), without recursion; Infinity for nodes in a parent cycle. */
+function depths(scene: InterchangeScene): number[] {
+  const out: number[] = new Array(scene.nodes.length).fill(0);
+  for (let i = 0; i < scene.nodes.length; i++) {
+    const chain: number[] = [];
+    let at: number | null = i;
+    while (at !== null && out[at] === 0 && chain.length <= scene.nodes.length) {
+      chain.push(at);
+      out[at] = -1; // on the current chain
+      at = scene.nodes[at].parent;
+    }
+    let base = at === null ? 0 : out[at] === -1 ? Infinity : out[at];
+    for (let k = chain.length - 1; k >= 0; k--) out[chain[k]] = base = base + 1;
+  }
+  return out;
+}
+
+/**
+ * World matrices' largest entries, parents first and without recursion (a 100,000-deep chain is
+ * refused by depth before this runs, but this must not be the thing that overflows the stack).
+ */
+function worldScaleOk(scene: InterchangeScene, depth: number[]): number {
+  const order = scene.nodes.map((_, i) => i).sort((a, b) => depth[a] - depth[b]);
+  const world: Float64Array[] = new Array(scene.nodes.length);
+  for (const i of order) {
+    const n = scene.nodes[i];
+    const [x, y, z, w] = n.rotation;
+    const [sx, sy, sz] = n.scale;
+    // Column-major 4x4 of T·R·S (as three's Matrix4.compose).
+    const local = new Float64Array([
+      (1 - 2 * (y * y + z * z)) * sx, 2 * (x * y + z * w) * sx, 2 * (x * z - y * w) * sx, 0,
+      2 * (x * y - z * w) * sy, (1 - 2 * (x * x + z * z)) * sy, 2 * (y * z + x * w) * sy, 0,
+      2 * (x * z + y * w) * sz, 2 * (y * z - x * w) * sz, (1 - 2 * (x * x + y * y)) * sz, 0,
+      n.translation[0], n.translation[1], n.translation[2], 1,
+    ]);
+    const parent = n.parent === null ? undefined : world[n.parent];
+    const m = parent ? multiply(parent, local) : local;
+    if (!finiteWithin(m, LIMITS.scale)) return i;
+    world[i] = m;
+  }
+  return -1;
+}
+
+function multiply(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(16);
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) out[c * 4 + r] = a[r] * b[c * 4] + a[4 + r] * b[c * 4 + 1] + a[8 + r] * b[c * 4 + 2] + a[12 + r] * b[c * 4 + 3];
+  return out;
+}
+
+/**
+ * Checks a decoded scene against LIMITS and for numbers a later export could not write: every
+ * number finite and within range, every index in range, no parent cycles, depth capped. Throws
+ * LimitError naming the first limit broken.
+ */
+export function checkDecodedScene(scene: InterchangeScene): void {
+  const { nodes, meshes, materials, animations } = scene;
+  budget(nodes.length <= LIMITS.nodes, `the file has ${nodes.length} nodes; at most ${LIMITS.nodes} are read`);
+  budget(materials.length <= LIMITS.materials, `the file has ${materials.length} materials; at most ${LIMITS.materials} are read`);
+  let vertices = 0;
+  meshes.forEach((m, i) => {
+    const count = m.positions.length / 3;
+    vertices += count;
+    budget(vertices <= LIMITS.vertices, `the file's meshes have more than ${LIMITS.vertices} vertices`);
+    budget(Number.isInteger(count) && m.normals.length === m.positions.length && m.indices.length % 3 === 0, `mesh "${m.name}" has ragged arrays`);
+    budget(finiteWithin(m.positions, LIMITS.coordinate), `mesh "${m.name}" has a vertex coordinate that is not a finite number within ±${LIMITS.coordinate} m`);
+    budget(finiteWithin(m.normals, 1e6), `mesh "${m.name}" has a normal that is not a finite number`);
+    for (let k = 0; k < m.indices.length; k++) budget(m.indices[k] < count, `mesh "${m.name}" refers to vertex ${m.indices[k]} of ${count}`);
+    void i;
+  });
+  let triangles = 0;
+  nodes.forEach((n, i) => {
+    const name = `node "${n.name}"`;
+    budget(n.parent === null || (Number.isInteger(n.parent) && n.parent >= 0 && n.parent < nodes.length && n.parent !== i), `${name} has a parent that does not exist`);
+    budget(finiteWithin(n.translation, LIMITS.coordinate), `${name} has a translation that is not a finite number within ±${LIMITS.coordinate} m`);
+    budget(finiteWithin(n.scale, LIMITS.scale), `${name} has a scale that is not a finite number within ±${LIMITS.scale}`);
+    budget(finiteWithin(n.rotation, 1.001) && Math.abs(Math.hypot(...n.rotation) - 1) < 1e-3, `${name} has a rotation that is not a unit quaternion`);
+    budget(n.mesh === undefined || (Number.isInteger(n.mesh) && n.mesh >= 0 && n.mesh < meshes.length), `${name} refers to a mesh that does not exist`);
+    budget(n.material === undefined || (Number.isInteger(n.material) && n.material >= 0 && n.material < materials.length), `${name} refers to a material that does not exist`);
+    if (n.mesh !== undefined) triangles += meshes[n.mesh].indices.length / 3;
+    budget(triangles <= LIMITS.triangles, `the file places more than ${LIMITS.triangles} triangles (a mesh counts once per node using it)`);
+    if (n.light) budget(finiteWithin([...n.light.color, n.light.intensity, n.light.range ?? 0, n.light.spotAngleDeg ?? 0], Number.MAX_VALUE), `light of ${name} has a value that is not a finite number`);
+  });
+  const depth = depths(scene);
+  const deepest = depth.reduce((a, b) => Math.max(a, b), 0);
+  budget(deepest !== Infinity, "the file's node hierarchy has a parent cycle");
+  budget(deepest <= LIMITS.hierarchyDepth, `the file nests nodes ${deepest} deep; at most ${LIMITS.hierarchyDepth} levels are read`);
+  const bad = worldScaleOk(scene, depth);
+  budget(bad < 0, `node "${nodes[bad]?.name}" is placed beyond ±${LIMITS.scale} (its parents' scales and translations multiply up)`);
+  materials.forEach((m) => budget(finiteWithin([...m.color, m.metallic, m.roughness], Number.MAX_VALUE), `material "${m.name}" has a value that is not a finite number`));
+  const keys = new Map<number, number>();
+  animations.forEach((a) => {
+    budget(Number.isInteger(a.node) && a.node >= 0 && a.node < nodes.length, "an animation targets a node that does not exist");
+    const total = (keys.get(a.node) ?? 0) + a.times.length;
+    keys.set(a.node, total);
+    budget(total <= LIMITS.keyframes, `node "${nodes[a.node].name}" has ${total} keyframes; at most ${LIMITS.keyframes} are read`);
+    budget(finiteWithin(a.times, 1e9), `an animation of node "${nodes[a.node].name}" has a key time that is not a finite number`);
+    for (const ch of ANIMATION_CHANNELS) {
+      const values = a[ch];
+      if (!values) continue;
+      budget(values.length === a.times.length, `an animation of node "${nodes[a.node].name}" has ${values.length} ${ch} for ${a.times.length} times`);
+      const max = ch === "rotations" ? 1.001 : ch === "scales" ? LIMITS.scale : LIMITS.coordinate;
+      for (const v of values) budget(v.length >= (ch === "rotations" ? 4 : 3) && finiteWithin(v, max), `an animation of node "${nodes[a.node].name}" has ${ch} that are not finite numbers within ±${max}`);
+    }
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The pipeline's heavy work, as tasks a worker thread runs (pool.ts sends them, codec-worker.mjs
+ * receives them): reading, hashing, decoding and planning a file; encoding and writing one. Each
+ * task takes and returns plain, structured-cloneable data, and touches nothing of the service's
+ * state (no database, no scene): the main thread checks paths before and applies the plan after.
+ * Also callable in-process (the same functions), which is what unit tests and `inline` mode use.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { AppId } from "../../scene/types";
+import { readFiles, sha256, writeFiles, type FileInfo } from "../files";
+import { decode, encode, type InterchangeScene, type TransferFormat } from "../formats";
+import { planImport, type PlanResult } from "../import-scene";
+
+/** Read, decode and plan: `files` are absolute paths, the first the main file; side files are found by `names`. */
+export interface DecodeTask {
+  kind: "decode";
+  format: TransferFormat;
+  main: string;
+  /** Side files as the main file names them → absolute path (already checked by the caller). */
+  side: Record<string, string>;
+  app: AppId;
+  groupName: string;
+}
+export interface DecodeOutput extends PlanResult {
+  file: FileInfo;
+  timings_ms: { read: number; decode: number; plan: number };
+}
+
+/** Encode and write under `dir`. */
+export interface EncodeTask { kind: "encode"; format: TransferFormat; scene: InterchangeScene; baseName: string; dir: string }
+export type EncodeOutput =
+  | { files: FileInfo[]; warnings: string[]; timings_ms: { encode: number; write: number } }
+  /** Writing failed (the file system's error): the transfer records it at its own stage. */
+  | { writeError: string };
+
+/** The side-file names a main file references (an OBJ's material libraries, a .gltf's buffers and images). */
+export interface ScanTask { kind: "scan"; format: TransferFormat; main: string }
+
+export type CodecTask = DecodeTask | EncodeTask | ScanTask;
+export type CodecOutput<T extends CodecTask> = T extends DecodeTask ? DecodeOutput : T extends EncodeTask ? EncodeOutput : string[];
+
+const since = (t: number) => Math.round(performance.now() - t);
+
+async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
+  let t = performance.now();
+  const files = await readFiles([task.main]);
+  for (const [name, p] of Object.entries(task.side)) files.set(name, new Uint8Array(await readFile(p)));
+  const mainName = path.basename(task.main);
+  const main = files.get(mainName)!;
+  const file = { path: task.main, bytes: main.length, sha256: sha256(main) };
+  const read = since(t);
+  t = performance.now();
+  const decoded = await decode(task.format, files, mainName);
+  const decodeMs = since(t);
+  t = performance.now();
+  const planned = planImport(task.app, decoded.scene, task.groupName);
+  return { plan: planned.plan, warnings: [...decoded.warnings, ...planned.warnings], file, timings_ms: { read, decode: decodeMs, plan: since(t) } };
+}
+
+async function runEncode(task: EncodeTask): Promise<EncodeOutput> {
+  let t = performance.now();
+  const encoded = await encode(task.format, task.scene, task.baseName);
+  const encodeMs = since(t);
+  t = performance.now();
+  let files: FileInfo[];
+  try {
+    files = await writeFiles(task.dir, encoded.files);
+  } catch (e) {
+    return { writeError: (e as Error).message };
+  }
+  return { files, warnings: encoded.warnings, timings_ms: { encode: encodeMs, write: since(t) } };
+}
+
+/** `mtllib` names of an OBJ, read from the bytes line by line (a 300 MB OBJ is never made one string). */
+function objLibraries(bytes: Uint8Array): string[] {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: string[] = [];
+  for (let at = buf.indexOf("mtllib"); at >= 0; at = buf.indexOf("mtllib", at + 6)) {
+    if (at > 0 && buf[at - 1] !== 10) continue; // not at the start of a line
+    const end = buf.indexOf(10, at);
+    const line = buf.subarray(at + 6, end < 0 ? buf.length : end).toString("utf8");
+    if (!/^[ \t]/.test(line) || !line.trim()) continue;
+    const names = line.trim();
+    out.push(names, ...names.split(/\s+/));
+  }
+  return out;
+}
+
+async function runScan(task: ScanTask): Promise<string[]> {
+  const bytes = new Uint8Array(await readFile(task.main));
+  if (task.format === "obj") return objLibraries(bytes);
+  if (task.format === "gltf" && task.main.toLowerCase().endsWith(".gltf")) {
+    try {
+      const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: { uri?: unknown }[]; images?: { uri?: unknown }[] };
+      const withUri = [...(Array.isArray(json.buffers) ? json.buffers : []), ...(Array.isArray(json.images) ? json.images : [])];
+      return withUri.flatMap((b) => (typeof b?.uri === "string" && !b.uri.startsWith("data:") ? [b.uri] : []));
+    } catch {
+      return []; // the decoder reports the broken JSON
+    }
+  }
+  return [];
+}
+
+/** Runs one task (in a worker, or in-process). */
+export async function runCodecTask(task: CodecTask): Promise<unknown> {
+  if (task.kind === "decode") return runDecode(task);
+  if (task.kind === "encode") return runEncode(task);
+  return runScan(task);
+}

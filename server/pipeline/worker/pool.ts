@@ -1,0 +1,113 @@
+/**
+ * The pipeline's worker pool: decoding and encoding files run in worker threads (piscina), so a
+ * large or hostile file never blocks the event loop that answers every other client.
+ *
+ * - At most POOL.threads tasks run at once (one per core, at most 2 by default); more wait in
+ *   piscina's queue.
+ * - At most POOL.maxJobs pipeline jobs (import_asset, transfer_asset calls) are under way at once,
+ *   running or waiting; one more is refused at once with 503 BUSY and a Retry-After header, so
+ *   memory and waiting time stay bounded however many clients send files.
+ * - Worker threads run at nice +5, below the thread that answers requests.
+ * - A worker's JavaScript heap is capped (POOL.heapMb): a file that still manages to explode
+ *   kills that worker (piscina starts another), never the service.
+ * - KILN_PIPELINE_THREADS sets the thread count; 0 runs the tasks in-process instead (debugging;
+ *   that blocks the event loop). KILN_PIPELINE_JOBS sets the job limit.
+ *
+ * The pool lives on globalThis: Next.js may load this module once per route bundle, and all
+ * copies must share one pool and one job count. The worker script is found in the source tree
+ * (KILN_ROOT, set by bin/kiln.js, else the working directory), never in the Next.js bundle.
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { Piscina } from "piscina";
+import { busy } from "../../errors";
+import { runCodecTask, type CodecOutput, type CodecTask } from "./codec-tasks";
+
+/** A non-negative integer from the environment, or undefined. */
+const fromEnv = (name: string) => {
+  const raw = process.env[name];
+  const v = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isInteger(v) && v >= 0 ? v : undefined;
+};
+
+/** Pool settings; docs/pipeline.md ("Worker pool") documents them. */
+export const POOL = {
+  threads: fromEnv("KILN_PIPELINE_THREADS") ?? Math.min(2, availableParallelism()),
+  maxJobs: Math.max(1, fromEnv("KILN_PIPELINE_JOBS") ?? 4),
+  retryAfterSeconds: 2,
+  heapMb: 2048,
+  /** A second thread that has been idle this long exits; the first is kept warm. */
+  idleMs: 60_000,
+  /** Added to the worker threads' nice value (Linux; ignored where unsupported). */
+  nice: 5,
+} as const;
+
+interface Shared { pool?: Piscina; jobs: number }
+const KEY = Symbol.for("kiln.pipeline.pool");
+const shared = (): Shared => ((globalThis as { [KEY]?: Shared })[KEY] ??= { jobs: 0 });
+
+function workerScript(): string {
+  const file = path.join(process.env.KILN_ROOT ?? process.cwd(), "server/pipeline/worker/codec-worker.mjs");
+  if (!existsSync(file)) throw new Error(`the pipeline worker script ${file} is missing; set KILN_ROOT to the Kiln installation`);
+  return file;
+}
+
+function pool(): Piscina {
+  const s = shared();
+  return (s.pool ??= new Piscina({
+    filename: workerScript(),
+    minThreads: 1,
+    maxThreads: POOL.threads,
+    idleTimeout: POOL.idleMs,
+    resourceLimits: { maxOldGenerationSizeMb: POOL.heapMb },
+    // Worker threads run at a lower priority than the event loop's thread, so that on a busy
+    // machine the scheduler gives the cores to the requests of other clients first.
+    niceIncrement: POOL.nice,
+  }));
+}
+
+/** Starts the pool's first thread (it loads the readers and writers) before the first file arrives. */
+export function warmPool(): void {
+  if (POOL.threads > 0) pool();
+}
+
+/** A task's failure as the callers see it: a worker that ran out of memory is named as such. */
+function workerFailure(e: unknown): Error {
+  const err = e instanceof Error ? e : new Error(String(e));
+  if ((err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY" || /out of memory/i.test(err.message))
+    return new Error(`decoding needed more than the ${POOL.heapMb} MiB of memory a pipeline worker may use`);
+  return err;
+}
+
+/** Runs a codec task on the pool (or in-process with KILN_PIPELINE_THREADS=0). */
+export async function runInWorker<T extends CodecTask>(task: T): Promise<CodecOutput<T>> {
+  if (POOL.threads === 0) return (await runCodecTask(task)) as CodecOutput<T>;
+  try {
+    return (await pool().run(task)) as CodecOutput<T>;
+  } catch (e) {
+    throw workerFailure(e);
+  }
+}
+
+/**
+ * Runs one pipeline job (an import or a transfer), or refuses it with 503 BUSY when POOL.maxJobs
+ * are already under way. Jobs are counted from acceptance to their answer.
+ */
+export async function pipelineJob<T>(run: () => Promise<T>): Promise<T> {
+  const s = shared();
+  if (s.jobs >= POOL.maxJobs)
+    throw busy(`${s.jobs} file imports and transfers are already under way (at most ${POOL.maxJobs} at once); retry in ${POOL.retryAfterSeconds} s.`, POOL.retryAfterSeconds, { limit: POOL.maxJobs });
+  s.jobs++;
+  try {
+    return await run();
+  } finally {
+    s.jobs--;
+  }
+}
+
+/** Jobs under way and pool threads, for get_pipeline_status. */
+export function poolStatus(): { jobs: number; max_jobs: number; threads: number; queued: number } {
+  const s = shared();
+  return { jobs: s.jobs, max_jobs: POOL.maxJobs, threads: s.pool?.threads.length ?? 0, queued: s.pool?.queueSize ?? 0 };
+}
