@@ -117,7 +117,7 @@ const errorEnvelope = {
       properties: {
         code: { type: "string", pattern: "^[A-Z][A-Z0-9_]*$", description: "Stable machine-readable code, e.g. INVALID_PARAMS." },
         message: { type: "string", description: "One human sentence." },
-        details: { type: "object", description: "Optional; for INVALID_PARAMS `fields: [{path, message}]`." },
+        details: { type: "object", description: "Optional; for INVALID_PARAMS `tool` and `fields: [{path, message, expected}]` (expected: what the parameter takes, from its schema)." },
       },
     },
   },
