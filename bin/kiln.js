@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The `kiln` executable. With no arguments it serves the tools over HTTP; other commands run
 // TypeScript entry points through tsx, so the CLI uses the same server code as the service.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -28,11 +27,7 @@ async function serve() {
     console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
     process.exit(2);
   }
-  if (!existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) {
-    console.error("kiln: no production build found; building once (npm run build)...");
-    const built = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
-    if (built.status !== 0) process.exit(built.status ?? 1);
-  }
+  await ensureCurrentBuild();
   const { default: next } = await import("next");
   const { createServer } = await import("node:http");
   const app = next({ dev: false, dir: root, hostname: host, port });
@@ -49,6 +44,14 @@ async function serve() {
   const stop = () => server.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+}
+
+// Serves at once when the production build matches the sources; builds first when there is
+// none or the sources changed since (scripts/build.mjs compares a fingerprint kept beside it).
+async function ensureCurrentBuild() {
+  const { build } = await import(pathToFileURL(join(root, "scripts/build.mjs")).href);
+  const status = await build(true);
+  if (status !== 0) process.exit(status);
 }
 
 // `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it sends
