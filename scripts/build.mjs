@@ -20,7 +20,8 @@ const distDir = join(root, process.env.KILN_NEXT_DIST || ".next");
 const FINGERPRINT = "kiln-source-fingerprint";
 const SOURCE_DIRS = ["app", "server", "public"];
 const SOURCE_FILES = ["next.config.js", "proxy.ts", "instrumentation.ts", "tsconfig.json", "css.d.ts", "package.json", "package-lock.json"];
-const NOT_BUILT = /(\.test\.tsx?|\.spec\.tsx?)$/;
+// Tests and notes are not part of the build, so changing them needs no rebuild.
+const NOT_BUILT = /(\.test\.tsx?|\.spec\.tsx?|\.md)$/;
 
 function* files(dir) {
   if (!existsSync(dir)) return;
