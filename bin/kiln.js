@@ -54,8 +54,8 @@ async function ensureCurrentBuild() {
   if (status !== 0) process.exit(status);
 }
 
-// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it sends
-// its steps here instead of changing the database behind this process (server/cli/service-file.ts).
+// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it runs
+// its recipe here instead of changing the database behind this process (server/cli/service-file.ts).
 function writeServiceFile(port) {
   const file = join(resolve(process.env.KILN_HOME ?? ".kiln"), "service.json");
   const host = process.env.HOST || "127.0.0.1";
