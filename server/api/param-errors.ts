@@ -108,6 +108,8 @@ function describeIssue(issue: z.core.$ZodIssue, root: Json, input: unknown): Fie
   const schema = schemaAt(root, issue.path);
   const expected = describeSchema(schema);
   const value = valueAt(input, issue.path);
+  if (issue.path.length === 0 && issue.code === "invalid_type")
+    return [{ path, message: `The parameters must be a JSON object (${describeSchema({ ...root, description: undefined })}), not ${value === undefined ? "nothing" : showValue(value)}.`, expected }];
   if (issue.code === "invalid_type" && value === undefined)
     return [{ path, message: `Missing required parameter "${name}" (${expected}).`, expected }];
   if (issue.code === "custom") return [{ path, message: `Parameter "${name}": ${issue.message}.`, expected }];
