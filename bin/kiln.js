@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `kiln` executable. With no arguments it serves the tools over HTTP; other commands run
 // TypeScript entry points through tsx, so the CLI uses the same server code as the service.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -27,7 +27,7 @@ async function serve() {
     console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
     process.exit(2);
   }
-  await ensureCurrentBuild();
+  await ensureBuild();
   const { default: next } = await import("next");
   const { createServer } = await import("node:http");
   const app = next({ dev: false, dir: root, hostname: host, port });
@@ -46,11 +46,13 @@ async function serve() {
   process.on("SIGINT", stop);
 }
 
-// Serves at once when the production build matches the sources; builds first when there is
-// none or the sources changed since (scripts/build.mjs compares a fingerprint kept beside it).
-async function ensureCurrentBuild() {
+// Builds once when there is no production build. Rebuilding after a source change is `npm start`'s
+// job (scripts/build.mjs --if-stale runs before this): started directly, as test harnesses do, the
+// service never rebuilds a build folder that another running service may be serving from.
+async function ensureBuild() {
+  if (existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) return;
   const { build } = await import(pathToFileURL(join(root, "scripts/build.mjs")).href);
-  const status = await build(true);
+  const status = await build(false);
   if (status !== 0) process.exit(status);
 }
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm run build`: the production build, plus a fingerprint of what it was built from, stored
-// beside BUILD_ID. `node scripts/build.mjs --if-stale` (what `kiln` runs before serving) builds
-// only when there is no build or the fingerprint differs, so a restart with unchanged sources
-// serves at once. The fingerprint hashes the files the build reads (app/, server/ except tests,
+// beside BUILD_ID. `node scripts/build.mjs --if-stale` (what `npm start` runs before bin/kiln.js)
+// builds only when there is no build or the fingerprint differs, so a restart with unchanged
+// sources serves at once. The fingerprint hashes the files the build reads (app/, server/ except tests,
 // the Next.js and TypeScript configs, package.json and package-lock.json); hashing them takes
 // tens of milliseconds, far less than a build (tens of seconds).
 //
 // Builds are serialised by a lock folder beside the build folder, so two processes starting at
-// once (say, two `kiln` starts) never write one build folder together: the second waits and
+// once (say, two `npm start`s) never write one build folder together: the second waits and
 // then finds the build current.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
