@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `kiln` executable. With no arguments it serves the tools over HTTP; other commands run
 // TypeScript entry points through tsx, so the CLI uses the same server code as the service.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -28,11 +27,7 @@ async function serve() {
     console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
     process.exit(2);
   }
-  if (!existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) {
-    console.error("kiln: no production build found; building once (npm run build)...");
-    const built = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
-    if (built.status !== 0) process.exit(built.status ?? 1);
-  }
+  await ensureBuild();
   const { default: next } = await import("next");
   const { createServer } = await import("node:http");
   const app = next({ dev: false, dir: root, hostname: host, port });
@@ -61,8 +56,18 @@ async function serve() {
   process.on("SIGINT", stop);
 }
 
-// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it sends
-// its steps here instead of changing the database behind this process (server/cli/service-file.ts).
+// Builds once when there is no production build. Rebuilding after a source change is `npm start`'s
+// job (scripts/build.mjs --if-stale runs before this): started directly, as test harnesses do, the
+// service never rebuilds a build folder that another running service may be serving from.
+async function ensureBuild() {
+  if (existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) return;
+  const { build } = await import(pathToFileURL(join(root, "scripts/build.mjs")).href);
+  const status = await build(false);
+  if (status !== 0) process.exit(status);
+}
+
+// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it runs
+// its recipe here instead of changing the database behind this process (server/cli/service-file.ts).
 function writeServiceFile(port) {
   const file = join(resolve(process.env.KILN_HOME ?? ".kiln"), "service.json");
   const host = process.env.HOST || "127.0.0.1";

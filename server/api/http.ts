@@ -24,9 +24,28 @@ function isJsonType(contentType: string | null): boolean {
   return type === "application/json" || type.endsWith("+json");
 }
 
-/** Parses the request's parameters or returns the error response. */
+/**
+ * Parses the request's parameters or returns the error response. GET carries them in the query
+ * string, POST in a JSON body; DELETE in either or both (clients differ on whether DELETE may
+ * have a body), and a parameter given in both is refused rather than silently picked.
+ */
 async function readParams(req: Request, limit: number): Promise<{ params: unknown } | { response: Response }> {
   if (req.method === "GET") return { params: queryParams(new URL(req.url)) };
+  const body = await readJsonBody(req, limit);
+  if (req.method !== "DELETE" || "response" in body) return body;
+  const query = queryParams(new URL(req.url));
+  const twice = Object.keys(query).filter((k) => Object.hasOwn(body.params as object, k));
+  if (twice.length > 0)
+    return {
+      response: fail(400, {
+        code: "INVALID_PARAMS", message: `Parameter "${twice[0]}" is given both in the query string and in the body; give it once.`,
+        details: { fields: twice.map((path) => ({ path, message: "given both in the query string and in the body" })) },
+      }),
+    };
+  return { params: { ...query, ...(body.params as object) } };
+}
+
+async function readJsonBody(req: Request, limit: number): Promise<{ params: unknown } | { response: Response }> {
   const text = await readBody(req, limit);
   if (text === null)
     return { response: fail(413, { code: "BODY_TOO_LARGE", message: `The request body is larger than ${limit} bytes.`, details: { limit } }) };

@@ -80,22 +80,27 @@ function toolOperations(tool: CatalogueEntry, schemas: Json): Json {
     },
     responses: { 200: ok, ...errorRefs(true) },
   });
+  const props = (input.properties ?? {}) as Record<string, Json>;
+  const required = new Set((input.required ?? []) as string[]);
+  const queryable = Object.entries(props).filter(([, s]) => isQueryable(s));
+  const bodyOnly = Object.keys(props).filter((k) => !queryable.some(([q]) => q === k));
+  const queryParameters = (requiredHere: boolean) => queryable.map(([name, schema]) => ({
+    name, in: "query", required: requiredHere && required.has(name), schema,
+    ...(typeof schema.description === "string" ? { description: schema.description } : {}),
+  }));
   const ops: Json = {};
   for (const method of tool.methods) {
     if (method === "POST") ops.post = body(tool.name, "Call the tool with a JSON body.");
-    if (method === "DELETE") ops.delete = body(`${tool.name}_via_delete`, "Same as POST.");
+    if (method === "DELETE") {
+      // Either place may carry a parameter, so none is required in either.
+      const del = body(`${tool.name}_via_delete`, "Same as POST; the parameters may also (or instead) be in the query string, each in one place.");
+      ops.delete = { ...del, requestBody: { ...del.requestBody, required: false }, parameters: queryParameters(false) };
+    }
     if (method === "GET") {
-      const props = (input.properties ?? {}) as Record<string, Json>;
-      const required = new Set((input.required ?? []) as string[]);
-      const queryable = Object.entries(props).filter(([, s]) => isQueryable(s));
-      const bodyOnly = Object.keys(props).filter((k) => !queryable.some(([q]) => q === k));
       ops.get = {
         ...common, operationId: `${tool.name}_via_get`,
         description: `Call the tool with its parameters in the query string (numbers and booleans are coerced).${bodyOnly.length ? ` Object parameters (${bodyOnly.join(", ")}) need POST.` : ""}`,
-        parameters: queryable.map(([name, schema]) => ({
-          name, in: "query", required: required.has(name), schema,
-          ...(typeof schema.description === "string" ? { description: schema.description } : {}),
-        })),
+        parameters: queryParameters(true),
         responses: { 200: ok, ...errorRefs(false) },
       };
     }
@@ -112,7 +117,7 @@ const errorEnvelope = {
       properties: {
         code: { type: "string", pattern: "^[A-Z][A-Z0-9_]*$", description: "Stable machine-readable code, e.g. INVALID_PARAMS." },
         message: { type: "string", description: "One human sentence." },
-        details: { type: "object", description: "Optional; for INVALID_PARAMS `fields: [{path, message}]`." },
+        details: { type: "object", description: "Optional; for INVALID_PARAMS `tool` and `fields: [{path, message, expected}]` (expected: what the parameter takes, from its schema)." },
       },
     },
   },

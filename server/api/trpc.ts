@@ -9,6 +9,7 @@ import type { ToolContext, ToolDefinition } from "../tools/define-tool";
 import { allTools } from "../tools";
 import { findUnencodableText } from "../tools/schemas";
 import { toErrorBody } from "./envelope";
+import { invalidParams } from "./param-errors";
 
 // tRPC codes for the statuses Kiln answers, so tRPC clients see the same status as /tools.
 const TRPC_CODES: Record<number, TRPCError["code"]> = {
@@ -57,13 +58,20 @@ function checkText(input: unknown): void {
   throw new KilnError("INVALID_PARAMS", `Invalid parameter "${field}": ${bad.message}`, 400, { fields: [{ path: bad.path, message: bad.message }] });
 }
 
+/** The tool's parameters, validated; INVALID_PARAMS in words derived from its schema otherwise. */
+async function parseParams(tool: ToolDefinition, input: unknown): Promise<unknown> {
+  const parsed = await tool.input.safeParseAsync(input);
+  if (!parsed.success) throw invalidParams(tool.name, parsed.error, tool.input, input);
+  return parsed.data;
+}
+
 function toolProcedures() {
   const entries = allTools().map((tool) => {
     // Validation happens inside the guarded call so that invalid params also count as a failure.
     const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) =>
       withRollbackOnError(tool, ctx, async () => {
         checkText(input);
-        return tool.handler(await tool.input.parseAsync(input), ctx);
+        return tool.handler(await parseParams(tool, input), ctx);
       }).catch(asTrpcError);
     const base = t.procedure.input((raw) => raw);
     return [tool.name, tool.access === "read" ? base.query(run) : base.mutation(run)] as const;

@@ -5,7 +5,7 @@
 export const USAGE = `Usage:
   kiln                                   serve the tools over HTTP (http://127.0.0.1:8080)
   kiln --run-recipe <file> [--var name=value]... [--json] [--server <url>]
-                                         run a recipe file; exit 0 succeeded, 1 a step failed, 2 invalid
+                                         run a recipe file; exit 0 succeeded, 1 failed, 2 invalid
   kiln mcp                               serve the tools over MCP on stdin/stdout
   kiln blender [--background] [--script FILE]... [FILE.blend]
                                          start Blender connected live to this project

@@ -3,19 +3,20 @@
  *
  * The file is validated first against this Kiln's tool registry (exit 2 with `file:line:column:
  * message` lines when invalid). Then it runs where the project's state lives:
- * - `--server <url>`: against that service, one `POST /tools/<tool>` per step (KILN_TOKEN is
- *   sent when set), so every line appears as its step finishes; the service does not record such
- *   runs in its run history (each step is in its operation log as any call is);
+ * - `--server <url>`: the service runs it (run_recipe {yaml, file, wait: false}; KILN_TOKEN is
+ *   sent when set), so the run is in its history with source cli; the CLI follows it with
+ *   get_recipe_run, printing each step as it finishes, and Ctrl-C calls cancel_recipe_run;
  * - else, when `.kiln/service.json` names a live service of this project: the same, with a note
  *   on stderr (an in-process run would change the database behind the service's memory);
  * - else in-process: the project's database opened here, the run recorded in RecipeRun.
- * Exit codes: 0 succeeded, 1 a step failed (or the run broke off), 2 invalid recipe or usage,
+ * Exit codes: 0 succeeded (failed on_error: continue steps included), 1 the run failed (a stop
+ * step failed, it was interrupted or broke off), 2 invalid recipe or usage,
  * 3 the run could not start (service unreachable or refusing, project data cannot be opened).
  */
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
-  DEFAULT_PARSE_LIMITS, parseVarAssignment, runRecipe, validateRecipe,
+  DEFAULT_PARSE_LIMITS, parseVarAssignment, validateRecipe,
   type Recipe, type RecipeRun, type RunEvent, type VariableValue,
 } from "../recipes";
 import { formatIssues, painter, stepPrinter, summaryLines } from "./recipe-output";
@@ -28,7 +29,8 @@ const USAGE = `Usage: kiln --run-recipe <file> [--var name=value]... [--json] [-
   --json             print the run result as JSON only (or the validation result when invalid)
   --server <url>     run the steps against a running Kiln (default: the service serving this
                      project, if one runs; otherwise in-process on ./.kiln)
-Exit: 0 succeeded, 1 a step failed, 2 invalid recipe or usage, 3 could not run.`;
+Exit: 0 succeeded (steps with on_error: continue may have failed), 1 the run failed,
+      2 invalid recipe or usage, 3 could not run.`;
 
 interface Options { file: string; variables: Record<string, VariableValue>; json: boolean; server?: string }
 
@@ -72,6 +74,9 @@ type Runner = (
   recipe: Recipe, variables: Record<string, VariableValue>, onStep: (e: RunEvent) => void, signal: AbortSignal,
 ) => Promise<RecipeRun & { run_id: string | null }>;
 
+/** How often a run on a service is polled for finished steps (the service writes them at most every 200 ms). */
+const FOLLOW_MS = 100;
+
 async function inProcess(file: string): Promise<{ run: Runner } | { error: string }> {
   const { getKiln, stopKiln } = await import("../runtime");
   const { executeRecipe } = await import("../tools/recipe-runner");
@@ -80,7 +85,7 @@ async function inProcess(file: string): Promise<{ run: Runner } | { error: strin
     return {
       run: async (recipe, variables, onStep, signal) => {
         try {
-          return await executeRecipe(kiln, recipe, { variables, source: "file", path: file, onStep, signal });
+          return await executeRecipe(kiln, recipe, { variables, source: "cli", path: file, onStep, signal });
         } finally {
           await stopKiln();
         }
@@ -143,7 +148,7 @@ export async function runRecipeCommand(args: string[]): Promise<number> {
       console.error(`kiln: the Kiln service (pid ${service.pid}) serves this project at ${server}; running the recipe there (--server chooses another)`);
     }
   }
-  if (server) return withClient(server, (client) => execute(recipe, options, server!, client));
+  if (server) return withClient(server, (client) => execute(recipe, options, server!, { client, text }));
   return execute(recipe, options, "in-process");
 }
 
@@ -158,21 +163,17 @@ async function withClient<T>(base: string, fn: (client: ReturnType<typeof toolCl
 }
 
 /** Runs a valid recipe against `client`'s service, or in-process without one; prints; exit code. */
-async function execute(recipe: Recipe, { file, variables, json }: Options, where: string, client?: ReturnType<typeof toolClient>): Promise<number> {
+async function execute(
+  recipe: Recipe, { file, variables, json }: Options, where: string, remote?: { client: ReturnType<typeof toolClient>; text: string },
+): Promise<number> {
   let runner: Runner;
-  if (client) {
-    const problem = await client.probe();
+  if (remote) {
+    const problem = await remote.client.probe();
     if (problem) {
       console.error(`kiln: ${problem.message}`);
       return 3;
     }
-    runner = async (r, vars, onStep, signal) => {
-      const invoke: typeof client.invoke = async (tool, params) => {
-        if (signal.aborted) throw { code: "INTERRUPTED", message: "The run was interrupted before this step." };
-        return client.invoke(tool, params);
-      };
-      return { run_id: null, ...(await runRecipe(r, { variables: vars, invoke, onStep })) };
-    };
+    runner = (_recipe, vars, onStep, signal) => followOnService(remote.client, { yaml: remote.text, file: resolve(file), variables: vars }, onStep, signal);
   } else {
     const local = await inProcess(resolve(file));
     if ("error" in local) {
@@ -205,4 +206,36 @@ async function execute(recipe: Recipe, { file, variables, json }: Options, where
   if (json) console.log(JSON.stringify(run, null, 2));
   else for (const line of summaryLines(run, paint, where)) console.log(line);
   return run.status === "succeeded" ? 0 : 1;
+}
+
+type StoredRun = Omit<RecipeRun, "status" | "duration_ms"> & {
+  run_id: string; status: RecipeRun["status"] | "running"; duration_ms: number | null; error?: { code: string; message: string };
+};
+
+/**
+ * Starts the run on the service (run_recipe {wait: false}, so it is recorded there with source
+ * cli) and follows it with get_recipe_run, reporting each step once as it appears; Ctrl-C
+ * (`signal`) asks the service to cancel it. Resolves to the run in run_recipe's shape.
+ */
+async function followOnService(
+  client: ReturnType<typeof toolClient>, params: { yaml: string; file: string; variables: Record<string, VariableValue> },
+  onStep: (e: RunEvent) => void, signal: AbortSignal,
+): Promise<RecipeRun & { run_id: string }> {
+  const started = (await client.invoke("run_recipe", { ...params, wait: false })) as StoredRun;
+  let cancelled = false;
+  let shown = 0;
+  for (;;) {
+    if (signal.aborted && !cancelled) {
+      cancelled = true;
+      await client.invoke("cancel_recipe_run", { run_id: started.run_id }).catch(() => undefined); // it may have just ended
+    }
+    const run = (await client.invoke("get_recipe_run", { run_id: started.run_id })) as StoredRun;
+    for (; shown < run.steps.length; shown++) onStep({ type: "step_finished", index: shown, step: run.steps[shown] });
+    if (run.status !== "running") {
+      if (run.error) throw new Error(`${run.error.code}: ${run.error.message} (run ${run.run_id})`);
+      const { run_id, recipe, variables, steps, failed_steps, transaction, duration_ms } = run;
+      return { run_id, recipe, status: run.status, variables, steps, failed_steps, ...(transaction ? { transaction } : {}), duration_ms: duration_ms ?? 0 };
+    }
+    await new Promise((r) => setTimeout(r, FOLLOW_MS));
+  }
 }

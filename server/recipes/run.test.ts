@@ -57,9 +57,9 @@ describe("runRecipe", () => {
   });
 
   it.each([
-    ["stop", ["succeeded", "failed", "skipped"], ["create_scene", "create_light"]],
-    ["continue", ["succeeded", "failed", "succeeded"], ["create_scene", "create_light", "set_camera"]],
-  ] as const)("with on_error %s, a failure gives %j", async (onError, statuses, called) => {
+    ["stop", "failed", ["succeeded", "failed", "skipped"], ["create_scene", "create_light"]],
+    ["continue", "succeeded", ["succeeded", "failed", "succeeded"], ["create_scene", "create_light", "set_camera"]],
+  ] as const)("with on_error %s, a failure gives a %s run with steps %j", async (onError, runStatus, statuses, called) => {
     const { calls, invoke } = recorder(["create_light"]);
     const recipe = make([
       { name: "Scene", tool: "create_scene", params: { name: "s" } },
@@ -67,7 +67,8 @@ describe("runRecipe", () => {
       { name: "Camera", tool: "set_camera" },
     ]);
     const run = await runRecipe(recipe, { invoke });
-    expect(run.status).toBe("failed");
+    expect(run.status).toBe(runStatus);
+    expect(run.failed_steps).toBe(1);
     expect(run.steps.map((s) => s.status)).toEqual(statuses);
     expect(calls.map((c) => c.tool)).toEqual(called);
     expect(run.steps[1].error).toEqual({ code: "CONFLICT", message: "create_light broke", details: { tool: "create_light" } });
@@ -149,6 +150,34 @@ describe("runRecipe", () => {
     const run = await runRecipe(make([{ name: "A", tool: "set_camera" }], { transaction: true }), { invoke });
     expect(calls.map((c) => c.tool)).toEqual(["begin_transaction"]);
     expect(run).toMatchObject({ status: "failed", transaction: { outcome: "not_started" }, steps: [{ status: "skipped", reason: "not run: the transaction could not begin" }] });
+  });
+
+  it("commits the transaction of a run whose only failure is a continue step", async () => {
+    const { calls, invoke } = recorder(["create_light"]);
+    const recipe = make([
+      { name: "Light", tool: "create_light", params: { name: "l", type: "Point" }, on_error: "continue" },
+      { name: "Camera", tool: "set_camera" },
+    ], { transaction: true });
+    const run = await runRecipe(recipe, { invoke });
+    expect(run).toMatchObject({ status: "succeeded", failed_steps: 1, transaction: { outcome: "committed" } });
+    expect(calls.at(-1)!.tool).toBe("commit_transaction");
+  });
+
+  it("fails an interrupted run and starts no further step, even a continue one", async () => {
+    const abort = new AbortController();
+    const calls: string[] = [];
+    const invoke: InvokeTool = async (tool) => {
+      calls.push(tool);
+      abort.abort();
+      throw Object.assign(new Error("broke"), { code: "CONFLICT" });
+    };
+    const recipe = make([
+      { name: "A", tool: "set_camera", on_error: "continue" },
+      { name: "B", tool: "set_camera", on_error: "continue" },
+    ]);
+    const run = await runRecipe(recipe, { invoke, signal: abort.signal });
+    expect(calls).toEqual(["set_camera"]);
+    expect(run).toMatchObject({ status: "failed", failed_steps: 1, steps: [{ status: "failed" }, { status: "skipped", reason: "not run: the run was interrupted" }] });
   });
 
   it("throws RecipeCompileError before calling any tool when a variable is undefined", async () => {

@@ -6,7 +6,10 @@
  * - a step fails when its condition errors, a placeholder cannot be filled, or the tool throws;
  *   `on_error: stop` then ends the run and the remaining steps are reported as skipped with
  *   reason "not run: an earlier step failed"; `continue` records the failure and goes on;
- * - the run succeeds only when no step failed (a step skipped by its condition is fine);
+ * - as GitHub Actions' continue-on-error: the run fails only when a `stop` step failed (or it
+ *   was interrupted, or its transaction did not commit); a failed `continue` step is reported
+ *   failed and counted in `failed_steps`, and the run still succeeds;
+ * - once `signal` is aborted, no further step starts: they are skipped and the run fails;
  * - `transaction: true` wraps the steps in begin_transaction, then commit_transaction when the
  *   run succeeded, rollback_transaction otherwise (called through the same `invoke`);
  * - progress events are observational: a throwing `onStep` listener cannot break the run.
@@ -28,6 +31,8 @@ export interface RunOptions {
   onStep?: (event: RunEvent) => void;
   /** Clock in milliseconds; defaults to performance.now(). */
   now?: () => number;
+  /** Once aborted, the steps not yet started are skipped and the run fails (Ctrl-C, cancel). */
+  signal?: AbortSignal;
 }
 
 /** The recipe (with these variables) does not compile; no step was run. */
@@ -41,6 +46,7 @@ export class RecipeCompileError extends Error {
 
 const STOPPED = "not run: an earlier step failed";
 const NO_TRANSACTION = "not run: the transaction could not begin";
+const INTERRUPTED = "not run: the run was interrupted";
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** A thrown value → the `{code, message, details?}` recorded for the step. */
@@ -103,6 +109,10 @@ export async function runRecipe(recipe: Recipe, options: RunOptions): Promise<Re
   const records: StepRecord[] = [];
   let failed = stopReason !== undefined;
   for (const compiled of plan.steps) {
+    if (!stopReason && options.signal?.aborted) {
+      stopReason = INTERRUPTED;
+      failed = true;
+    }
     const record = stopReason ? skipped(compiled, stopReason, 0) : await runStep(compiled, invoke, resolveStep, scope, now, emit);
     records.push(record);
     byId.set(record.id, record);
@@ -110,9 +120,9 @@ export async function runRecipe(recipe: Recipe, options: RunOptions): Promise<Re
       scope.steps[record.id] = { status: record.status, result: toCelValue(record.result), error: toCelValue(record.error) };
     }
     emit({ type: "step_finished", index: compiled.index, step: record });
-    if (record.status === "failed") {
+    if (record.status === "failed" && compiled.step.on_error === "stop") {
       failed = true;
-      if (compiled.step.on_error === "stop") stopReason ??= STOPPED;
+      stopReason ??= STOPPED;
     }
   }
 
@@ -123,6 +133,7 @@ export async function runRecipe(recipe: Recipe, options: RunOptions): Promise<Re
     status: failed ? "failed" : "succeeded",
     variables: plan.variables,
     steps: records,
+    failed_steps: records.filter((r) => r.status === "failed").length,
     ...(transaction ? { transaction } : {}),
     duration_ms: round(now() - started),
   };

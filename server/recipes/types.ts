@@ -59,10 +59,13 @@ export interface RunTransaction {
 /** The result of one run of a recipe (the integrator adds `run_id`). */
 export interface RecipeRun {
   recipe: string;
+  /** `failed` when a step with `on_error: stop` failed, the run was interrupted, or its transaction did not commit. */
   status: "succeeded" | "failed";
   /** The effective variables: defaults overridden by run-time values. */
   variables: Record<string, VariableValue>;
   steps: StepRecord[];
+  /** How many steps failed; with `on_error: continue` a run can succeed with failed steps. */
+  failed_steps: number;
   transaction?: RunTransaction;
   duration_ms: number;
 }

@@ -5,12 +5,12 @@
  */
 import { invalid, conflict } from "../errors";
 import {
-  assertNoObject, getApp, getMaterial, getObject, getScene, newScene, sceneObjects,
+  assertNoObject, findObject, getApp, getMaterial, getObject, getScene, newScene, sceneObjects,
 } from "./state";
 import {
   ids,
   type AppId, type Change, type Color, type LightType, type MaterialRecord, type MeshRecord, type ObjectRecord,
-  type OperationOutcome, type PrimitiveType, type SceneState, type Vec3,
+  type OperationOutcome, type PrimitiveType, type SceneRecord, type SceneState, type Vec3,
 } from "./types";
 
 type Partial3 = Partial<Vec3>;
@@ -19,19 +19,33 @@ const merge = (base: Vec3, v: Partial3 | undefined): Vec3 => ({ x: v?.x ?? base.
 
 export interface SceneParams { app: AppId; scene?: string }
 
-/** Creates a scene and makes it the app's active scene. */
-export function createScene(state: SceneState, p: SceneParams & { name: string }): OperationOutcome {
-  if (state.has(ids.scene(p.app, p.name)))
-    throw conflict("SCENE_EXISTS", `${p.app} already has a scene named "${p.name}".`, { app: p.app, name: p.name });
+/**
+ * What a creating operation does when its name is taken (DECISIONS: re-runnable recipes):
+ * `error` refuses (409), `reuse` returns the existing thing unchanged when it is of the kind
+ * asked for, `replace` puts a new one in its place. A replacement is one operation whose changes
+ * carry the old record as `before`, so history, rollback and diffs show what it replaced.
+ */
+export const IF_EXISTS = ["error", "replace", "reuse"] as const;
+export type IfExists = (typeof IF_EXISTS)[number];
+/** What a creating operation did, reported in its result. */
+export type CreateOutcome = "created" | "reused" | "replaced";
+
+interface Creating { if_exists?: IfExists }
+
+/** Creates a scene and makes it the app's active scene (replacing one clears its objects). */
+export function createScene(state: SceneState, p: SceneParams & Creating & { name: string }): OperationOutcome {
+  const existing = state.get(ids.scene(p.app, p.name)) as SceneRecord | undefined;
+  const mode = p.if_exists ?? "error";
+  if (existing && mode === "error")
+    throw conflict("SCENE_EXISTS", `${p.app} already has a scene named "${p.name}".`, { app: p.app, name: p.name, if_exists: IF_EXISTS });
   const app = getApp(state, p.app);
+  const activate: Change[] = app.activeScene === p.name ? [] : [{ id: app.id, before: app, after: { ...app, activeScene: p.name } }];
+  const outcome: CreateOutcome = !existing ? "created" : mode === "reuse" ? "reused" : "replaced";
+  const result = { app: p.app, scene: p.name, active: true, outcome };
+  if (existing && mode === "reuse") return { changes: activate, result };
+  const cleared = existing ? removeObjects(state, parentsFirst(sceneObjects(state, existing))) : [];
   const scene = newScene(p.app, p.name);
-  return {
-    changes: [
-      { id: scene.id, before: null, after: scene },
-      { id: app.id, before: app, after: { ...app, activeScene: p.name } },
-    ],
-    result: { app: p.app, scene: p.name, active: true },
-  };
+  return { changes: [...cleared, { id: scene.id, before: existing ?? null, after: scene }, ...activate], result };
 }
 
 /** Makes an existing scene the app's active scene. */
@@ -42,12 +56,21 @@ export function openScene(state: SceneState, p: SceneParams & { name: string }):
   return { changes, result: { app: p.app, scene: scene.name, active: true } };
 }
 
-function baseObject(p: SceneParams & { name: string; position?: Partial3; rotation?: Partial3; scale?: Partial3; parent?: string }, state: SceneState) {
+type Placed = SceneParams & Creating & { name: string; position?: Partial3; rotation?: Partial3; scale?: Partial3; parent?: string };
+
+function baseObject(p: Placed, state: SceneState) {
   const scene = getScene(state, p.app, p.scene);
-  assertNoObject(state, scene, p.name);
-  if (p.parent !== undefined) getObject(state, scene, p.parent);
+  const existing = findObject(state, scene, p.name);
+  if (!existing || (p.if_exists ?? "error") === "error") assertNoObject(state, scene, p.name);
+  if (p.parent !== undefined) {
+    getObject(state, scene, p.parent);
+    // A replacement keeps the old object's children, so its parent must not be one of them.
+    if (existing && isSelfOrDescendant(state, scene, p.parent, p.name))
+      throw invalid("PARENT_CYCLE", `"${p.parent}" is "${p.name}" or one of its children, so it cannot be its parent.`, { field: "parent" });
+  }
   return {
     scene,
+    existing,
     record: {
       type: "object" as const, id: ids.object(p.app, scene.name, p.name), app: p.app, scene: scene.name, name: p.name,
       position: vec(p.position, 0), rotation: vec(p.rotation, 0), scale: vec(p.scale, 1),
@@ -58,31 +81,59 @@ function baseObject(p: SceneParams & { name: string; position?: Partial3; rotati
 }
 
 /** Creates a primitive mesh object or an Empty. */
-export function createGameObject(
-  state: SceneState,
-  p: SceneParams & { name: string; type: PrimitiveType | "Empty"; position?: Partial3; rotation?: Partial3; scale?: Partial3; parent?: string },
-): OperationOutcome {
-  const { scene, record } = baseObject(p, state);
+export function createGameObject(state: SceneState, p: Placed & { type: PrimitiveType | "Empty" }): OperationOutcome {
+  const { scene, record, existing } = baseObject(p, state);
   const obj: ObjectRecord = p.type === "Empty"
     ? { ...record, kind: "empty" }
     : { ...record, kind: "mesh", primitive: p.type };
-  return { changes: [{ id: obj.id, before: null, after: obj }], result: { object: describeObject(obj), scene: scene.name, app: p.app } };
+  return placeObject(state, scene, obj, existing, p.if_exists, p.type);
 }
 
 /** Creates a light object. */
 export function createLight(
   state: SceneState,
-  p: SceneParams & {
-    name: string; type: LightType; intensity: number; color: Color; range: number; spot_angle: number;
-    position?: Partial3; rotation?: Partial3; parent?: string;
-  },
+  p: Placed & { type: LightType; intensity: number; color: Color; range: number; spot_angle: number },
 ): OperationOutcome {
-  const { scene, record } = baseObject(p, state);
+  const { scene, record, existing } = baseObject(p, state);
   const obj: ObjectRecord = {
     ...record, kind: "light",
     light: { type: p.type, intensity: p.intensity, color: p.color, range: p.range, spotAngle: p.spot_angle },
   };
-  return { changes: [{ id: obj.id, before: null, after: obj }], result: { object: describeObject(obj), scene: scene.name, app: p.app } };
+  return placeObject(state, scene, obj, existing, p.if_exists, p.type);
+}
+
+/**
+ * The changes that put `obj` into the scene: a plain creation, or, when an object of that name
+ * exists, the existing one (reuse, if it is of the type asked for) or `obj` in its place (replace:
+ * one change from the old record to the new one; children stay attached by name, and imported
+ * geometry nobody uses any more goes with it).
+ */
+function placeObject(state: SceneState, scene: SceneRecord, obj: ObjectRecord, existing: ObjectRecord | undefined, mode: IfExists | undefined, type: string): OperationOutcome {
+  const placed = (o: ObjectRecord, outcome: CreateOutcome) => ({ object: describeObject(o), scene: scene.name, app: scene.app, outcome });
+  if (!existing) return { changes: [{ id: obj.id, before: null, after: obj }], result: placed(obj, "created") };
+  if (mode === "reuse") {
+    const has = describeObject(existing).type;
+    if (has !== type)
+      throw conflict("NAME_CONFLICT", `Scene "${scene.name}" of ${scene.app} already has an object named "${obj.name}", and it is ${article(has)}, not ${article(type)}; if_exists: reuse only reuses an object of the same type (replace puts a new one in its place).`, {
+        app: scene.app, scene: scene.name, name: obj.name, existing_type: has, requested_type: type,
+      });
+    return { changes: [], result: placed(existing, "reused") };
+  }
+  const changes: Change[] = [{ id: obj.id, before: existing, after: obj }];
+  for (const mesh of unusedMeshes(state, [existing])) changes.push({ id: mesh.id, before: mesh, after: null });
+  return { changes, result: placed(obj, "replaced") };
+}
+
+const article = (type: string) => `${/^[AEIOU]/.test(type) ? "an" : "a"} ${type}`;
+
+/** Whether `name` is `ancestor` or below it in the scene's hierarchy. */
+function isSelfOrDescendant(state: SceneState, scene: SceneRecord, name: string, ancestor: string): boolean {
+  const seen = new Set<string>();
+  for (let at: string | null = name; at !== null && !seen.has(at); at = findObject(state, scene, at)?.parent ?? null) {
+    if (at === ancestor) return true;
+    seen.add(at);
+  }
+  return false;
 }
 
 /** Sets the scene camera; omitted fields keep their value. */
@@ -102,12 +153,17 @@ export function setCamera(state: SceneState, p: SceneParams & { position?: Parti
 /** Creates a material of the app. */
 export function createMaterial(
   state: SceneState,
-  p: { app: AppId; name: string; color: Color; metallic: number; roughness: number },
+  p: Creating & { app: AppId; name: string; color: Color; metallic: number; roughness: number },
 ): OperationOutcome {
   const id = ids.material(p.app, p.name);
-  if (state.has(id)) throw conflict("MATERIAL_EXISTS", `${p.app} already has a material named "${p.name}".`, { app: p.app, name: p.name });
+  const existing = state.get(id) as MaterialRecord | undefined;
+  const mode = p.if_exists ?? "error";
+  if (existing && mode === "error")
+    throw conflict("MATERIAL_EXISTS", `${p.app} already has a material named "${p.name}".`, { app: p.app, name: p.name, if_exists: IF_EXISTS });
+  if (existing && mode === "reuse") return { changes: [], result: { material: describeMaterial(existing), app: p.app, outcome: "reused" } };
+  // Objects refer to materials by name, so a replaced material stays on the objects that had it.
   const material: MaterialRecord = { type: "material", id, app: p.app, name: p.name, color: p.color, metallic: p.metallic, roughness: p.roughness };
-  return { changes: [{ id, before: null, after: material }], result: { material: describeMaterial(material), app: p.app } };
+  return { changes: [{ id, before: existing ?? null, after: material }], result: { material: describeMaterial(material), app: p.app, outcome: existing ? "replaced" : "created" } };
 }
 
 /** Assigns a material to a mesh object. */
@@ -137,19 +193,30 @@ export function setTransform(
 /** Deletes an object and, recursively, its children. */
 export function deleteObject(state: SceneState, p: SceneParams & { target: string }): OperationOutcome {
   const scene = getScene(state, p.app, p.scene);
-  const root = getObject(state, scene, p.target);
-  const all = sceneObjects(state, scene);
-  const doomed: ObjectRecord[] = [];
+  const doomed = parentsFirst(sceneObjects(state, scene), getObject(state, scene, p.target));
+  return { changes: removeObjects(state, doomed), result: { app: p.app, scene: scene.name, deleted: doomed.map((o) => o.name) } };
+}
+
+/** `root` and its descendants among `all` (every root of `all` when none is given), parents first. */
+function parentsFirst(all: ObjectRecord[], root?: ObjectRecord): ObjectRecord[] {
+  const names = new Set(all.map((o) => o.name));
+  const out: ObjectRecord[] = [];
   const visit = (o: ObjectRecord) => {
-    doomed.push(o);
+    out.push(o);
     for (const c of all) if (c.parent === o.name) visit(c);
   };
-  visit(root);
+  if (root) visit(root);
+  else for (const o of all) if (o.parent === null || !names.has(o.parent)) visit(o);
+  return out;
+}
+
+/** The changes that remove `doomed` (parents before children), children first. */
+function removeObjects(state: SceneState, doomed: ObjectRecord[]): Change[] {
   // Children first, so replaying the changes never leaves an orphan behind.
-  const changes = doomed.reverse().map((o): Change => ({ id: o.id, before: o, after: null }));
+  const changes = [...doomed].reverse().map((o): Change => ({ id: o.id, before: o, after: null }));
   // Imported geometry goes with its last user, after it (undo restores it first).
   for (const mesh of unusedMeshes(state, doomed)) changes.push({ id: mesh.id, before: mesh, after: null });
-  return { changes, result: { app: p.app, scene: scene.name, deleted: doomed.map((o) => o.name).reverse() } };
+  return changes;
 }
 
 /**

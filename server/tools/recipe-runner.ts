@@ -22,8 +22,11 @@ import { findTool } from "./index";
 const MAX_DEPTH = 8;
 const depth = new AsyncLocalStorage<number>();
 
-/** Where the recipe came from, as recorded with the run. */
-export type RunSource = "project" | "user" | "file";
+/**
+ * Where the recipe came from, as recorded with the run: a project or user recipe run by name,
+ * `kiln --run-recipe` (in-process or through a service), or YAML text sent to run_recipe.
+ */
+export type RunSource = "project" | "user" | "cli" | "inline";
 
 /** Options of executeRecipe. */
 export interface ExecuteOptions {
@@ -32,12 +35,32 @@ export interface ExecuteOptions {
   path?: string;
   /** Progress events (the CLI prints a line per finished step). */
   onStep?: (event: RunEvent) => void;
-  /** Once aborted, every step not yet started fails with INTERRUPTED (the CLI's Ctrl-C). */
+  /** Once aborted, the steps not yet started are skipped and the run fails (the CLI's Ctrl-C). */
   signal?: AbortSignal;
 }
 
 /** A recorded run: the engine's result plus the id of its RecipeRun row. */
 export type RecordedRun = { run_id: string } & RecipeRun;
+
+/** A run that has started: its id at once, its result when it ends. */
+export interface StartedRun { run_id: string; variables: Record<string, unknown>; done: Promise<RecordedRun> }
+
+// Runs in progress in this process, by id, so cancel_recipe_run can stop them. On globalThis
+// because Next.js may load this module once per route bundle (a run started through tRPC must
+// be cancellable through /tools).
+const ACTIVE = Symbol.for("kiln.recipe-runs.active");
+const active: Map<string, AbortController> = ((globalThis as { [ACTIVE]?: Map<string, AbortController> })[ACTIVE] ??= new Map());
+
+/**
+ * Asks a run of this process to stop: the step in progress finishes, the rest are skipped and
+ * the run fails. False when no such run is in progress here.
+ */
+export function cancelRun(id: string): boolean {
+  const controller = active.get(id);
+  if (!controller) return false;
+  controller.abort();
+  return true;
+}
 
 const TRANSACTION_TOOLS = new Set(["begin_transaction", "commit_transaction", "rollback_transaction"]);
 
@@ -63,6 +86,14 @@ function transactionIdOf(result: unknown): string | null {
  * const run = await executeRecipe(kiln, recipe, { source: "project", path, variables: { n: 3 } });
  */
 export async function executeRecipe(kiln: Kiln, recipe: Recipe, options: ExecuteOptions): Promise<RecordedRun> {
+  return (await startRecipe(kiln, recipe, options)).done;
+}
+
+/**
+ * Starts a run as executeRecipe does and answers once its RecipeRun row exists (status
+ * running), so a client can follow it with get_recipe_run; `done` settles when it ends.
+ */
+export async function startRecipe(kiln: Kiln, recipe: Recipe, options: ExecuteOptions): Promise<StartedRun> {
   const level = (depth.getStore() ?? 0) + 1;
   if (level > MAX_DEPTH) {
     throw new KilnError("RECIPE_TOO_DEEP", `Recipes that run recipes may nest ${MAX_DEPTH} deep; "${recipe.name}" would be run number ${level}.`, 409);
@@ -72,7 +103,6 @@ export async function executeRecipe(kiln: Kiln, recipe: Recipe, options: Execute
   const { toErrorBody } = await import("../api/envelope");
   let transactionId: string | null = null;
   const invoke: InvokeTool = async (tool, params) => {
-    if (options.signal?.aborted) throw new KilnError("INTERRUPTED", "The run was interrupted before this step.", 409);
     if (!findTool(tool)) throw unknownTool(tool);
     let result: unknown;
     try {
@@ -88,22 +118,36 @@ export async function executeRecipe(kiln: Kiln, recipe: Recipe, options: Execute
     return result;
   };
 
+  const variables = { ...recipe.variables, ...options.variables };
   const recorder = await RunRecorder.start(kiln.db, {
-    id: randomUUID(), recipe: recipe.name, source: options.source, path: options.path,
-    variables: { ...recipe.variables, ...options.variables },
+    id: randomUUID(), recipe: recipe.name, source: options.source, path: options.path, variables,
   });
+  const controller = new AbortController();
+  options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  if (options.signal?.aborted) controller.abort();
+  active.set(recorder.id, controller);
+  const done = depth.run(level, () => finishRun(kiln, recipe, options, recorder, invoke, controller.signal, () => transactionId))
+    .finally(() => active.delete(recorder.id));
+  return { run_id: recorder.id, variables, done };
+}
+
+async function finishRun(
+  kiln: Kiln, recipe: Recipe, options: ExecuteOptions, recorder: RunRecorder, invoke: InvokeTool, signal: AbortSignal,
+  transactionId: () => string | null,
+): Promise<RecordedRun> {
   let run: RecipeRun;
   try {
-    run = await depth.run(level, () => kiln.workspace.deferDurability(() =>
+    run = await kiln.workspace.deferDurability(() =>
       runRecipe(recipe, {
         variables: options.variables,
         invoke,
+        signal,
         onStep: (event) => {
           if (event.type === "step_finished") recorder.step(event.step);
           options.onStep?.(event);
         },
       }),
-    ));
+    );
   } catch (error) {
     // By name, not instanceof: a bundle may hold two copies of the engine module.
     if (error instanceof RecipeCompileError || (error as Error)?.name === "RecipeCompileError") {
@@ -114,6 +158,6 @@ export async function executeRecipe(kiln: Kiln, recipe: Recipe, options: Execute
     await recorder.abort(toStepError(error, "RUN_FAILED")).catch(() => undefined);
     throw error;
   }
-  await recorder.finish(run, transactionId);
+  await recorder.finish(run, transactionId());
   return { run_id: recorder.id, ...run };
 }

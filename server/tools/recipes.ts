@@ -13,7 +13,7 @@ import {
 import type { Kiln } from "../runtime";
 import { defineTool } from "./define-tool";
 import { registryCatalogue, recipeStore } from "./recipe-catalogue";
-import { executeRecipe } from "./recipe-runner";
+import { cancelRun, startRecipe, type RunSource } from "./recipe-runner";
 import { getRun, listRuns } from "./recipe-runs";
 import { bool, num } from "./schemas";
 
@@ -38,8 +38,11 @@ const transactionOut = z.object({
   id: z.string().optional(), error: stepOut.shape.error,
 });
 const runOut = z.object({
-  run_id: z.string(), recipe: z.string(), status: z.enum(["succeeded", "failed"]),
-  variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut), transaction: transactionOut.optional(), duration_ms: z.number(),
+  run_id: z.string(), recipe: z.string(),
+  status: z.enum(["running", "succeeded", "failed"]).describe("running only in the answer of run_recipe {wait: false}; follow the run with get_recipe_run."),
+  variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut),
+  failed_steps: z.number().describe("Steps that failed; a run whose failed steps all have on_error: continue still succeeds."),
+  transaction: transactionOut.optional(), duration_ms: z.number().nullable(),
 });
 const storedRunFields = {
   run_id: z.string(), recipe: z.string(), source: z.string().nullable(), path: z.string().nullable(),
@@ -67,27 +70,71 @@ async function resolve(kiln: Kiln, name: string): Promise<RecipeFile> {
 
 const withoutRecipe = ({ valid, errors, warnings }: RecipeValidation) => ({ valid, errors, warnings });
 
+/** The recipe run_recipe is asked for: a stored one by name, or YAML text (kiln --run-recipe sends its file so). */
+async function recipeToRun(kiln: Kiln, input: { recipe?: string; yaml?: string; file?: string; variables?: Record<string, string | number | boolean> }) {
+  const overridden = input.variables !== undefined && Object.keys(input.variables).length > 0;
+  if (input.yaml !== undefined) {
+    const source: RunSource = input.file === undefined ? "inline" : "cli";
+    return { label: input.file ?? "(inline yaml)", source, path: input.file, validation: validateRecipe(input.yaml, registryCatalogue, { variables: input.variables }) };
+  }
+  const file = await resolve(kiln, input.recipe!);
+  // findRecipe validated the file without run-time values; those can change the verdict.
+  const validation = overridden ? validateRecipe(file.text, registryCatalogue, { variables: input.variables }) : file.validation;
+  return { label: input.recipe!, source: file.source as RunSource, path: file.path, validation };
+}
+
 export const runRecipeTool = defineTool({
   name: "run_recipe",
   group: "recipes",
   access: "write",
-  description: "Run a recipe by name with optional variables. Each step calls a tool; the result lists every step with its status, result or error, and time. A failed step is a failed run (status 200), not an HTTP error.",
-  input: z.strictObject({ recipe: recipeName(), variables: variablesParam().optional() }),
+  description:
+    "Run a recipe (by name, or YAML text) with optional variables. Each step calls a tool; the result lists every step with its status, result or error, and time. " +
+    "A run fails only when a step with on_error: stop fails (status 200, not an HTTP error); failed continue steps are counted in failed_steps. " +
+    "With wait: false it answers at once with the run id and status running; get_recipe_run follows the run and cancel_recipe_run stops it.",
+  input: z.strictObject({
+    recipe: recipeName().optional(),
+    yaml: z.string().min(1).max(1024 * 1024).optional().describe("Recipe text to run instead of a stored recipe."),
+    file: z.string().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/, "a path without control characters").optional()
+      .describe("With yaml: the path of the file the text came from (kiln --run-recipe sends it); the run is recorded with source cli and this path."),
+    variables: variablesParam().optional(),
+    wait: bool().default(true).describe("false: answer at once with the run id (status running) instead of when the run ends."),
+  }).refine((v) => (v.recipe === undefined) !== (v.yaml === undefined), { message: "give exactly one of recipe (a name) or yaml (the text)", path: ["recipe"] })
+    .refine((v) => v.file === undefined || v.yaml !== undefined, { message: "file goes with yaml only", path: ["file"] }),
   output: runOut,
   handler: async (input, { kiln }) => {
-    const file = await resolve(kiln, input.recipe);
-    // findRecipe validated the file without run-time values; those can change the verdict.
-    const overridden = input.variables !== undefined && Object.keys(input.variables).length > 0;
-    const validation = overridden ? validateRecipe(file.text, registryCatalogue, { variables: input.variables }) : file.validation;
+    const { label, source, path, validation } = await recipeToRun(kiln, input);
     if (!validation.valid || !validation.recipe) {
       const [first] = validation.errors;
       const where = first ? `: line ${first.line}, column ${first.column}: ${first.message}` : "";
       const more = validation.errors.length > 1 ? ` (and ${validation.errors.length - 1} more; see details.errors)` : "";
-      throw invalid("INVALID_RECIPE", `The recipe "${input.recipe}" is invalid${where}${more}`, {
-        path: file.path, errors: validation.errors, warnings: validation.warnings,
+      throw invalid("INVALID_RECIPE", `The recipe "${label}" is invalid${where}${more}`, {
+        ...(path ? { path } : {}), errors: validation.errors, warnings: validation.warnings,
       });
     }
-    return executeRecipe(kiln, validation.recipe, { variables: input.variables, source: file.source, path: file.path });
+    const started = await startRecipe(kiln, validation.recipe, { variables: input.variables, source, path });
+    if (input.wait) return started.done;
+    started.done.catch((error) => console.error(`kiln: recipe run ${started.run_id} broke off:`, error));
+    return {
+      run_id: started.run_id, recipe: validation.recipe.name, status: "running" as const, variables: started.variables,
+      steps: [], failed_steps: 0, duration_ms: null,
+    };
+  },
+});
+
+export const cancelRecipeRun = defineTool({
+  name: "cancel_recipe_run",
+  group: "recipes",
+  access: "write",
+  description: "Stop a run in progress: the step running finishes, the remaining steps are skipped and the run ends failed (a transaction recipe rolls back).",
+  input: z.strictObject({ run_id: z.uuid("run_id is the UUID that run_recipe returned") }),
+  output: z.object({ run_id: z.string(), cancelled: z.boolean() }),
+  handler: async (input, { kiln }) => {
+    const id = input.run_id.toLowerCase();
+    if (cancelRun(id)) return { run_id: id, cancelled: true };
+    const run = await getRun(kiln.db, id);
+    if (!run) throw notFound("RECIPE_RUN_NOT_FOUND", `There is no recipe run "${input.run_id}".`, { run_id: input.run_id });
+    if (run.status !== "running") throw conflict("RUN_FINISHED", `The run ${id} has already ended (${run.status}).`, { run_id: id, status: run.status });
+    throw conflict("RUN_NOT_ACTIVE", `The run ${id} is marked running but is not in progress in this service (the process that ran it ended).`, { run_id: id });
   },
 });
 
@@ -171,11 +218,11 @@ export const getRecipeRun = defineTool({
   access: "read",
   description: "One recipe run with every finished step; while a run is in progress (status running) its steps grow, so it can be polled.",
   input: z.strictObject({ run_id: z.uuid("run_id is the UUID that run_recipe returned") }),
-  output: z.object({ ...storedRunFields, variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut) }),
+  output: z.object({ ...storedRunFields, variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut), failed_steps: z.number() }),
   handler: async (input, { kiln }) => {
     const run = await getRun(kiln.db, input.run_id.toLowerCase());
     if (!run) throw notFound("RECIPE_RUN_NOT_FOUND", `There is no recipe run "${input.run_id}".`, { run_id: input.run_id });
-    return run;
+    return { ...run, failed_steps: run.steps.filter((step) => step.status === "failed").length };
   },
 });
 
@@ -260,5 +307,5 @@ export const deleteRecipeTool = defineTool({
 
 /** The recipe tools, in catalogue order. */
 export const RECIPE_TOOLS = [
-  runRecipeTool, listRecipesTool, getRecipeInfo, validateRecipeTool, listRecipeRuns, getRecipeRun, saveRecipeTool, deleteRecipeTool,
+  runRecipeTool, cancelRecipeRun, listRecipesTool, getRecipeInfo, validateRecipeTool, listRecipeRuns, getRecipeRun, saveRecipeTool, deleteRecipeTool,
 ] as const;

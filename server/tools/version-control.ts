@@ -63,7 +63,7 @@ export const listBranches = defineTool({
   name: "list_branches",
   group: "version_control",
   access: "read",
-  description: "List branches with their head, base, version count and unsaved changes.",
+  description: "List branches with their head, base, version count and unsaved changes (the working state differs from the head, e.g. after restoring an older version).",
   input: z.strictObject({}),
   output: z.object({ branches: z.array(branchOut), current: z.string() }),
   handler: (_input, { kiln }) => kiln.versions.listBranches(),
@@ -86,11 +86,16 @@ export const deleteVersion = defineTool({
   access: "write",
   allowDelete: true,
   destructive: true,
-  description: "Delete a version: its children are re-parented to its parent, branch heads on it move to its parent, storage no version needs is reclaimed.",
+  description: "Delete a version: its children are re-parented to its parent, branch heads and bases on it move to its parent (listed in branches_moved), storage no version needs is reclaimed.",
   input: z.strictObject({ version_id: versionIdParam("The version to delete") }),
   output: z.object({
     deleted: z.string(), parent: z.string().nullable(), reparented: z.array(z.string()),
-    branches_moved: z.array(z.string()), reclaimed_objects: z.number(),
+    branches_moved: z.array(z.object({
+      name: z.string(),
+      head: z.object({ from: z.string(), to: z.string().nullable() }).optional().describe("The branch's head was the deleted version."),
+      base: z.object({ from: z.string(), to: z.string().nullable() }).optional().describe("The branch started from the deleted version."),
+    })),
+    reclaimed_objects: z.number(),
   }),
   handler: (input, { kiln }) => kiln.versions.deleteVersion(input.version_id),
 });

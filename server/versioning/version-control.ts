@@ -94,9 +94,33 @@ export class VersionControl {
     return { versions: rows.map(describeVersion), total, limit, offset };
   }
 
-  /** Whether the working state differs from the snapshot it was loaded from. */
+  /**
+   * Whether the working state differs from the snapshot it was loaded from (a restored version
+   * included): what restore_version must auto-save so that nothing is lost.
+   */
   private hasUnsavedChanges(): boolean {
     return this.ws.dirty.size > 0 && snapshotWorking(this.ws, this.store).root !== this.ws.baseRoot;
+  }
+
+  /** Root of a branch's head version, or of the initial state when it has none. */
+  private async headRoot(b: BranchRow): Promise<string> {
+    const head = b.head === null ? null : await this.db.version.findUnique({ where: { number: b.head }, select: { root: true } });
+    return head?.root ?? initialSnapshot(this.store).root;
+  }
+
+  /**
+   * `unsaved_changes` of list_branches: whether a save would record something new, i.e. the
+   * working state differs from the branch's head. After restoring an older version that is
+   * true although nothing would be lost (the restored state is a saved version).
+   */
+  private async differsFromHead(b: BranchRow): Promise<boolean> {
+    const head = await this.headRoot(b);
+    if (b.name === this.ws.branch) {
+      const working = this.ws.dirty.size > 0 ? snapshotWorking(this.ws, this.store).root : this.ws.baseRoot;
+      return working !== head;
+    }
+    // Another branch: its working base, plus any operations logged on it since.
+    return b.workRoot !== head || (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0;
   }
 
   /** Sets the working state to a version's state; unsaved work is auto-saved first. */
@@ -166,12 +190,7 @@ export class VersionControl {
     ]);
     const count = new Map(counts.map((c) => [c.branch, c._count._all]));
     const branches = [];
-    for (const b of rows) {
-      const unsaved = b.name === this.ws.branch
-        ? this.hasUnsavedChanges()
-        : (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0;
-      branches.push(this.describeBranch(b, count.get(b.name) ?? 0, unsaved));
-    }
+    for (const b of rows) branches.push(this.describeBranch(b, count.get(b.name) ?? 0, await this.differsFromHead(b)));
     return { branches, current: this.ws.branch };
   }
 
@@ -193,28 +212,35 @@ export class VersionControl {
         this.ws.replaceState(name, state, target.workRoot, dirty);
       }
       const versions = await this.db.version.count({ where: { branch: name } });
-      return { branch: this.describeBranch(target, versions, this.hasUnsavedChanges()) };
+      return { branch: this.describeBranch(target, versions, await this.differsFromHead(target)) };
     });
   }
 
-  /** Deletes a version: children move to its parent, heads pointing at it move to its parent. */
+  /**
+   * Deletes a version: children move to its parent, and so do branch heads and bases on it; each
+   * branch whose head or base moved is reported in `branches_moved` with where it moved.
+   */
   deleteVersion(id: string) {
     return this.ws.exclusive(async () => {
       this.guard();
       const v = await this.version(id);
+      const parent = v.parent === null ? null : versionId(v.parent);
       const result = await this.db.$transaction(async (tx) => {
         const children = await tx.version.findMany({ where: { parent: v.number }, select: { number: true } });
         await tx.version.updateMany({ where: { parent: v.number }, data: { parent: v.parent } });
-        const heads = await tx.branch.findMany({ where: { head: v.number }, select: { name: true } });
+        const moved = await tx.branch.findMany({ where: { OR: [{ head: v.number }, { base: v.number }] }, orderBy: { createdAt: "asc" }, select: { name: true, head: true, base: true } });
         await tx.branch.updateMany({ where: { head: v.number }, data: { head: v.parent } });
         await tx.branch.updateMany({ where: { base: v.number }, data: { base: v.parent } });
         await tx.version.delete({ where: { number: v.number } });
         const reclaimed = await this.store.release(tx, [v.root]);
-        return { children: children.map((c) => versionId(c.number)), heads: heads.map((h) => h.name), reclaimed };
+        return { children: children.map((c) => versionId(c.number)), moved, reclaimed };
       }, { timeout: 60_000 });
+      const move = { from: id, to: parent };
       return {
-        deleted: id, parent: v.parent === null ? null : versionId(v.parent),
-        reparented: result.children, branches_moved: result.heads, reclaimed_objects: result.reclaimed,
+        deleted: id, parent, reparented: result.children, reclaimed_objects: result.reclaimed,
+        branches_moved: result.moved.map((b) => ({
+          name: b.name, ...(b.head === v.number ? { head: move } : {}), ...(b.base === v.number ? { base: move } : {}),
+        })),
       };
     });
   }

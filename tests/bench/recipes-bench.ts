@@ -56,11 +56,11 @@ try {
   let t = performance.now();
   const recipe = parse(recipeText(STEPS, "a"));
   const validateMs = performance.now() - t;
-  await executeRecipe(kiln, parse(recipeText(100, "warm")), { source: "file" }); // JIT warm-up
+  await executeRecipe(kiln, parse(recipeText(100, "warm")), { source: "cli" }); // JIT warm-up
 
   handlerMs = 0;
   t = performance.now();
-  const run = await executeRecipe(kiln, recipe, { source: "file" });
+  const run = await executeRecipe(kiln, recipe, { source: "cli" });
   const totalMs = performance.now() - t;
   if (run.status !== "succeeded") throw new Error(`bench run failed: ${JSON.stringify(run.steps.find((s) => s.status === "failed"))}`);
   const stepsMs = run.steps.reduce((sum, s) => sum + s.duration_ms, 0);

@@ -36,6 +36,12 @@ beforeAll(() => {
     "  - name: Orphan", "    tool: create_gameobject", "    params: { name: Orphan, type: Cube, parent: Nobody }",
     "  - name: Last", "    tool: create_gameobject", "    params: { name: Last, type: Cube }", "",
   ].join("\n"));
+  write("continues.yaml", [
+    "name: continues", "description: the second step fails and the run goes on", "steps:",
+    "  - name: First", "    tool: create_gameobject", "    params: { name: Cont First, type: Cube, if_exists: replace }",
+    "  - name: Orphan", "    tool: create_gameobject", "    params: { name: Cont Orphan, type: Cube, parent: Nobody }", "    on_error: continue",
+    "  - name: Last", "    tool: create_gameobject", "    params: { name: Cont Last, type: Cube, if_exists: replace }", "",
+  ].join("\n"));
 });
 afterAll(() => {
   rmSync(project, { recursive: true, force: true });
@@ -73,6 +79,19 @@ describe("kiln --run-recipe in-process", () => {
     expect(lines[2]).toMatch(/^ +OBJECT_NOT_FOUND: .*Nobody/);
     expect(lines[3]).toMatch(/^– Last +create_gameobject +skipped: not run: an earlier step failed$/);
     expect(lines[4]).toMatch(/^✗ fails failed: 1 succeeded, 1 failed, 1 skipped/);
+  });
+
+  it("exits 0 when the only failed step has on_error: continue (the run succeeds, the failure is shown and counted)", async () => {
+    const r = await kilnCli(["--run-recipe", "continues.yaml"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[1]).toMatch(/^✗ Orphan +create_gameobject/);
+    expect(lines[2]).toMatch(/^ +OBJECT_NOT_FOUND: /);
+    expect(lines[3]).toMatch(/^✓ Last +create_gameobject/);
+    expect(lines[4]).toMatch(/^✓ continues succeeded: 2 succeeded, 1 failed, 0 skipped/);
+    const json = await kilnCli(["--run-recipe", "continues.yaml", "--json", "--var", "unused=1"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: "succeeded", failed_steps: 1 });
   });
 
   it("exits 2 on an invalid recipe with file:line:column lines for every problem", async () => {
@@ -120,7 +139,7 @@ describe("kiln --run-recipe in-process", () => {
     try {
       const { runs } = await kiln.ok("list_recipe_runs", {});
       expect(runs.map((r: { recipe: string }) => r.recipe)).toEqual(expect.arrayContaining(["basic-scene-setup", "colored-materials", "fails"]));
-      expect(runs.find((r: { recipe: string }) => r.recipe === "fails")).toMatchObject({ source: "file", path: path.join(project, "fails.yaml"), status: "failed" });
+      expect(runs.find((r: { recipe: string }) => r.recipe === "fails")).toMatchObject({ source: "cli", path: path.join(project, "fails.yaml"), status: "failed" });
       const scene = await kiln.ok("get_scene", { scene: "Cli Scene" });
       expect(scene.objects.find((o: { name: string }) => o.name === "Ground").scale).toEqual({ x: 25, y: 1, z: 25 });
     } finally {
@@ -140,7 +159,17 @@ describe("kiln --run-recipe against a service", () => {
     const r = await kilnCli(["--run-recipe", "recipes/conditional-props.yaml", "--var", "prefix=Served"], { KILN_HOME: kiln.home });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`serves this project at ${kiln.url}`);
-    expect(r.stdout).toContain(`(${kiln.url}; not recorded in the service's run history)`);
+    const runId = /\(http:\/\/127\.0\.0\.1:\d+; run ([0-9a-f-]{36})\)$/m.exec(r.stdout)?.[1];
+    expect(runId, r.stdout).toBeDefined();
+    // The run is in the service's history, noted as a CLI run of that file.
+    const [latest] = (await kiln.ok("list_recipe_runs", { recipe: "conditional-props", limit: 1 })).runs;
+    expect(latest).toMatchObject({ run_id: runId, source: "cli", path: path.join(project, "recipes/conditional-props.yaml"), status: "succeeded" });
+    const stored = await kiln.ok("get_recipe_run", { run_id: runId });
+    expect(stored.variables).toMatchObject({ prefix: "Served" });
+    // Each step printed as it finished, once, in order.
+    expect(r.stdout.split("\n").flatMap((l) => /^[✓✗–] (.+?)  +[a-z_]+ /.exec(l)?.[1] ?? [])).toEqual([
+      "Create table", "Create first chair", "Create second chair", "Add lamp", "Put a vase on the table",
+    ]);
     // The service saw the changes at once: no second copy of the state diverged from it.
     const names = (await kiln.ok("list_objects", {})).objects.map((o: { name: string }) => o.name);
     expect(names).toEqual(expect.arrayContaining(["Served Table", "Served Chair 1", "Served Chair 2", "Served Vase"]));
@@ -150,9 +179,17 @@ describe("kiln --run-recipe against a service", () => {
     const r = await kilnCli(["--run-recipe", "fails.yaml", "--server", kiln.url, "--json"]);
     expect(r.code).toBe(1);
     const run = JSON.parse(r.stdout);
-    expect(run).toMatchObject({ run_id: null, status: "failed" });
+    expect(run).toMatchObject({ run_id: expect.any(String), status: "failed", failed_steps: 1 });
     expect(run.steps[1].error.code).toBe("OBJECT_NOT_FOUND");
+    expect(await kiln.ok("get_recipe_run", { run_id: run.run_id })).toMatchObject({ source: "cli", status: "failed" });
     expect((await kiln.ok("list_objects", {})).objects.map((o: { name: string }) => o.name)).toContain("First");
+  });
+
+  it("exits 0 through the service when only on_error: continue steps failed", async () => {
+    const r = await kilnCli(["--run-recipe", "continues.yaml", "--server", kiln.url]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✗ Orphan/m);
+    expect(r.stdout).toMatch(/^✓ continues succeeded: 2 succeeded, 1 failed, 0 skipped/m);
   });
 
   it("exits 3 when the service cannot be reached, before running anything", async () => {

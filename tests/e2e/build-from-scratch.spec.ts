@@ -46,18 +46,21 @@ test("builds basic-scene-setup by clicking and typing and saves the expected YAM
 
   await addStep(page, "create_scene", "Create new scene");
   await typeInto(param(page, "name").locator("input"), "{{ scene_name }}");
+  await param(page, "if_exists").locator("select").selectOption("reuse");
 
   await addStep(page, "create_gameobject", "Create ground");
   await typeInto(param(page, "name").locator("input"), "Ground");
   await param(page, "type").locator("select").selectOption("Plane");
   await vector(page, "position", "Position", ["0", "0", "0"]);
   await vector(page, "scale", "Scale", ["{{ ground_size }}", "1", "{{ ground_size }}"]);
+  await param(page, "if_exists").locator("select").selectOption("replace");
 
   await addStep(page, "create_light", "Add sun light");
   await typeInto(param(page, "name").locator("input"), "Sun");
   await param(page, "type").locator("select").selectOption("Directional");
   await typeInto(param(page, "intensity").locator("input"), "{{ light_intensity }}");
   await vector(page, "rotation", "Rotation", ["50", "-30", "0"]);
+  await param(page, "if_exists").locator("select").selectOption("replace");
 
   await addStep(page, "set_camera", "Set camera");
   await vector(page, "position", "Position", ["0", "10", "-20"]);

@@ -42,20 +42,31 @@ test("runs a recipe with a variable override; every node succeeds and the screen
   await expect(page.getByTestId("run-output")).toContainText('"name": "Ground"');
 });
 
-test("a failed step is shown as failed with its error, and the run as failed", async ({ page }) => {
+test("a recipe runs twice in a row and succeeds both times (if_exists: replace)", async ({ page }) => {
   await openRecipe(page, "conditional-props");
-  // First run creates the props; the second finds the names taken (on_error: continue).
-  for (const round of [1, 2]) {
+  for (let round = 1; round <= 2; round++) {
     await page.getByRole("button", { name: "▶ Run" }).click();
     await page.getByRole("dialog").getByLabel("prefix").fill("E2E props");
     await page.getByTestId("run-confirm").click();
-    await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", round === 1 ? "succeeded" : "failed", { timeout: 60_000 });
+    await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "succeeded", { timeout: 60_000 });
   }
-  await expect(stepNode(page, "Create table")).toHaveAttribute("data-status", "failed");
-  await expect(stepNode(page, "Add lamp")).toHaveAttribute("data-status", "skipped");
-  await expect(stepNode(page, "Put a vase on the table")).toHaveAttribute("data-status", "skipped");
+  await expect(stepNode(page, "Create table")).toHaveAttribute("data-status", "succeeded");
   await selectStep(page, "Create table");
+  await expect(page.getByTestId("run-output")).toContainText('"outcome": "replaced"');
+});
+
+test("a failed step is shown as failed with its error; a continue step's failure does not fail the run, a stop step's does", async ({ page }) => {
+  await openRecipe(page, "orphan-steps");
+  await page.getByRole("button", { name: "▶ Run" }).click();
+  await page.getByTestId("run-confirm").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "failed", { timeout: 60_000 });
+  await expect(stepNode(page, "Create table")).toHaveAttribute("data-status", "succeeded");
+  await expect(stepNode(page, "Create orphan")).toHaveAttribute("data-status", "failed");
+  await expect(stepNode(page, "Add lamp")).toHaveAttribute("data-status", "failed");
+  await expect(stepNode(page, "Put a vase on the table")).toHaveAttribute("data-status", "skipped");
+  await selectStep(page, "Create orphan");
   await expect(page.getByTestId("run-output")).toContainText("Failed");
+  await expect(page.getByTestId("run-output")).toContainText("OBJECT_NOT_FOUND");
   await shot(page, "run-failed");
 });
 

@@ -59,6 +59,34 @@ describe("bad requests get the documented status and change nothing", () => {
     expect(paths).toEqual(["extra", "name", "position.x", "type"]);
   });
 
+  it("words INVALID_PARAMS for people, from each tool's schema: name, what it takes, what came", async () => {
+    const missing = await fetch(`${kiln.url}/tools/get_recipe_info`);
+    expect(missing.status).toBe(400);
+    const { error } = await missing.json();
+    expect(error.message).toBe('Missing required parameter "recipe" (string of 1-200 characters: The recipe\'s name: letters, digits and hyphens.).');
+    expect(error.details.fields).toEqual([{ path: "recipe", message: error.message, expected: "string of 1-200 characters: The recipe's name: letters, digits and hyphens." }]);
+    expect(error.message).not.toMatch(/Invalid input|received undefined/);
+
+    const cases: [string, Record<string, unknown>, string, RegExp][] = [
+      ["create_light", { name: "L", type: "Laser" }, "type", /^Parameter "type": expected one of Directional, Point, Spot, not "Laser"\.$/],
+      ["take_screenshot", { width: "wide", height: 100 }, "width", /^Parameter "width": expected whole number from 16 to 4096, not "wide"\.$/],
+      ["create_material", { name: "M", color: { r: 1, g: 0, b: 0 }, colour: 1 }, "colour", /^Unknown parameter "colour" \(did you mean "color"\?\)\.$/],
+      ["list_versions", { limit: 0 }, "limit", /^Parameter "limit": expected whole number from 1 to 500, not 0\.$/],
+      ["save_version", {}, "name", /^Missing required parameter "name" \(string of 1-200 characters\)\.$/],
+      ["set_camera", { position: { x: 1, w: 2 } }, "position.w", /^Unknown parameter "position\.w"/],
+      ["get_recipe_run", { run_id: "nope" }, "run_id", /^Parameter "run_id": run_id is the UUID that run_recipe returned; expected a UUID, not "nope"\.$/],
+    ];
+    for (const [tool, params, path, message] of cases) {
+      const r = await kiln.call(tool, params);
+      expect(r.status, tool).toBe(400);
+      expect(r.body.error.code).toBe("INVALID_PARAMS");
+      expect(r.body.error.message, tool).toMatch(message);
+      expect(r.body.error.details.fields[0], tool).toMatchObject({ path, expected: expect.any(String) });
+    }
+    const several = await kiln.call("create_gameobject", { name: "", type: "Cone" });
+    expect(several.body.error.message).toMatch(/^Parameter "name": Object name must not be empty; .* And 1 more problem; see details\.fields\.$/);
+  });
+
   it("refuses a foreign Host (DNS rebinding) and changes nothing", async () => {
     const before = await sceneJson();
     const r = await rawRequest(`${kiln.url}/tools/create_gameobject`, {

@@ -133,12 +133,16 @@ describe("running recipes", () => {
     expect(names).not.toContain("stops-last");
   });
 
-  it("goes on after a failing step with on_error: continue, and the run is failed", async () => {
+  it("goes on after a failing step with on_error: continue, and the run succeeds with the failure counted (as GitHub Actions' continue-on-error)", async () => {
     projectRecipe("continues.yaml", failing("continues", "continue"));
     const run = await kiln.ok("run_recipe", { recipe: "continues" });
-    expect(run.status).toBe("failed");
+    expect(run).toMatchObject({ status: "succeeded", failed_steps: 1 });
     expect(run.steps.map((s: { status: string }) => s.status)).toEqual(["succeeded", "failed", "succeeded"]);
+    expect(run.steps[1].error.code).toBe("OBJECT_NOT_FOUND");
     expect((await objectsOf()).map((o) => o.name)).toContain("continues-last");
+    const [listed] = (await kiln.ok("list_recipe_runs", { recipe: "continues", limit: 1 })).runs;
+    expect(listed).toMatchObject({ run_id: run.run_id, status: "succeeded", step_counts: { failed: 1, succeeded: 2 } });
+    expect(await kiln.ok("get_recipe_run", { run_id: run.run_id })).toMatchObject({ status: "succeeded", failed_steps: 1 });
   });
 
   it("a step's invalid params fail that step with the tool's own INVALID_PARAMS error", async () => {
@@ -177,7 +181,7 @@ describe("the sample recipes (golden fixtures)", () => {
     expect(paint).toMatchObject({ "Gold Cube": "Gold Primary", "Gold Sphere": "Gold Secondary" });
   });
 
-  it("conditional-props skips false conditions, and a second run continues past every clash", async () => {
+  it("conditional-props skips false conditions, and a second run with other values replaces what the first placed", async () => {
     await kiln.ok("create_scene", { name: "Props" });
     const first = await kiln.ok("run_recipe", { recipe: "conditional-props", variables: { chairs: 1 } });
     expect(first.status).toBe("succeeded");
@@ -187,9 +191,9 @@ describe("the sample recipes (golden fixtures)", () => {
     expect(vase.parent).toBe("Props Table");
 
     const again = await kiln.ok("run_recipe", { recipe: "conditional-props", variables: { chairs: 1, lamp_intensity: 2.5 } });
-    expect(again.status).toBe("failed");
-    expect(again.steps.map((s: { status: string }) => s.status)).toEqual(["failed", "failed", "skipped", "succeeded", "skipped"]);
-    expect(again.steps[0].error.code).toBe("NAME_CONFLICT");
+    expect(again).toMatchObject({ status: "succeeded", failed_steps: 0 });
+    expect(again.steps.map((s: { status: string }) => s.status)).toEqual(["succeeded", "succeeded", "skipped", "succeeded", "succeeded"]);
+    expect(again.steps[0].result.outcome).toBe("replaced");
     const lamp = (await kiln.ok("get_scene", {})).objects.find((o: { name: string }) => o.name === "Props Lamp");
     expect(lamp.light.intensity).toBe(2.5);
 
@@ -277,6 +281,66 @@ describe("run history", () => {
     expect(run.status).toBe("succeeded");
     expect(seen.some((n) => n > 0 && n < 7), `steps seen while running: ${seen}`).toBe(true);
     expect((await kiln.ok("get_recipe_run", { run_id: run.run_id })).steps).toHaveLength(7);
+  });
+});
+
+describe("run_recipe {wait: false} and cancel_recipe_run", () => {
+  const slow = (name: string, shots: number) => `name: ${name}\ndescription: big screenshots\nsteps:\n${Array.from({ length: shots }, (_, i) => `  - name: Shot ${i}\n    tool: take_screenshot\n    params: { width: 1600, height: 1600 }`).join("\n")}\n`;
+
+  it("answers at once with the run id and status running; get_recipe_run follows the run to its end", async () => {
+    projectRecipe("slow-follow.yaml", slow("slow-follow", 6));
+    const started = performance.now();
+    const run = await kiln.ok("run_recipe", { recipe: "slow-follow", wait: false });
+    const answeredIn = performance.now() - started;
+    expect(run).toMatchObject({ recipe: "slow-follow", status: "running", steps: [], failed_steps: 0, duration_ms: null, run_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const seen: number[] = [];
+    let stored;
+    for (;;) {
+      stored = await kiln.ok("get_recipe_run", { run_id: run.run_id });
+      seen.push(stored.steps.length);
+      if (stored.status !== "running") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const ranFor = performance.now() - started;
+    expect(stored).toMatchObject({ status: "succeeded", failed_steps: 0, source: "project" });
+    expect(stored.steps).toHaveLength(6);
+    expect(answeredIn, `answered in ${answeredIn} ms, the run took ${ranFor} ms`).toBeLessThan(ranFor / 2);
+    expect(seen.some((n) => n < 6), `steps seen: ${seen}`).toBe(true);
+  });
+
+  it("cancel_recipe_run stops a run after its current step: the rest are skipped and the run fails", async () => {
+    projectRecipe("slow-cancel.yaml", slow("slow-cancel", 8));
+    const run = await kiln.ok("run_recipe", { recipe: "slow-cancel", wait: false });
+    expect(await kiln.ok("cancel_recipe_run", { run_id: run.run_id })).toEqual({ run_id: run.run_id, cancelled: true });
+    let stored;
+    do {
+      await new Promise((r) => setTimeout(r, 50));
+      stored = await kiln.ok("get_recipe_run", { run_id: run.run_id });
+    } while (stored.status === "running");
+    expect(stored.status).toBe("failed");
+    expect(stored.steps).toHaveLength(8);
+    expect(stored.steps.at(-1)).toMatchObject({ status: "skipped", reason: "not run: the run was interrupted" });
+    expect(stored.steps.filter((st: { status: string }) => st.status === "succeeded").length).toBeLessThan(3);
+    const again = await kiln.call("cancel_recipe_run", { run_id: run.run_id });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("RUN_FINISHED");
+    expect((await kiln.call("cancel_recipe_run", { run_id: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
+  });
+
+  it("runs YAML text, recorded as inline, or as cli with the file it names", async () => {
+    const text = "name: inline-text\ndescription: sent as text\nsteps:\n  - name: Camera\n    tool: set_camera\n    params: { fov: 55 }\n";
+    const inline = await kiln.ok("run_recipe", { yaml: text });
+    expect(inline).toMatchObject({ recipe: "inline-text", status: "succeeded" });
+    const cli = await kiln.ok("run_recipe", { yaml: text, file: "/somewhere/inline-text.yaml" });
+    const { runs } = await kiln.ok("list_recipe_runs", { recipe: "inline-text" });
+    expect(runs.map((r: { run_id: string; source: string; path: string | null }) => [r.run_id, r.source, r.path])).toEqual([
+      [cli.run_id, "cli", "/somewhere/inline-text.yaml"], [inline.run_id, "inline", null],
+    ]);
+    const bad = await kiln.call("run_recipe", { yaml: "name: x\nsteps: 3\n" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("INVALID_RECIPE");
+    expect((await kiln.call("run_recipe", { recipe: "user-only", yaml: text })).status).toBe(400);
+    expect((await kiln.call("run_recipe", { recipe: "user-only", file: "/x.yaml" })).status).toBe(400);
   });
 });
 

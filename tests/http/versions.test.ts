@@ -30,9 +30,10 @@ describe("the spec's flow", () => {
     const restored = await kiln.ok("restore_version", { version_id: "v001" });
     expect(restored).toMatchObject({ restored: { version_id: "v001" }, auto_saved: null });
     expect(await names()).toEqual(["Floor"]);
-    // The head did not move: main still ends at v002.
+    // The head did not move: main still ends at v002, and the working state (v001's) differs
+    // from it, so a save would record something new.
     let branches = (await kiln.ok("list_branches")).branches;
-    expect(branches).toEqual([expect.objectContaining({ name: "main", head: "v002", current: true, unsaved_changes: false })]);
+    expect(branches).toEqual([expect.objectContaining({ name: "main", head: "v002", current: true, unsaved_changes: true })]);
 
     await kiln.ok("restore_version", { version_id: "v002" });
     const branch = await kiln.ok("create_branch", { name: "feature/lights", from_version: "v001" });
@@ -53,7 +54,7 @@ describe("the spec's flow", () => {
 
     // Deleting v001 re-parents v002 and v003 to nothing, and the branch base moves.
     const del = await kiln.ok("delete_version", { version_id: "v002" });
-    expect(del).toMatchObject({ deleted: "v002", parent: "v001", branches_moved: ["main"] });
+    expect(del).toMatchObject({ deleted: "v002", parent: "v001", branches_moved: [{ name: "main", head: { from: "v002", to: "v001" } }] });
     const all = await kiln.ok("list_versions", {});
     expect(all.versions.map((v: { version_id: string; parent: string }) => [v.version_id, v.parent])).toEqual([["v003", "v001"], ["v001", null]]);
     expect((await kiln.ok("list_branches")).branches.find((b: { name: string }) => b.name === "main").head).toBe("v001");
@@ -82,6 +83,60 @@ describe("the spec's flow", () => {
     const v = await kiln.ok("save_version", { name: "to delete" });
     const r = await fetch(`${kiln.url}/tools/delete_version`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ version_id: v.version_id }) });
     expect(r.status).toBe(200);
+  });
+
+  it("DELETE reads the version id from the query string, and refuses one given in both places", async () => {
+    const v = await kiln.ok("save_version", { name: "to delete by query" });
+    const r = await fetch(`${kiln.url}/tools/delete_version?version_id=${v.version_id}`, { method: "DELETE" });
+    expect(r.status).toBe(200);
+    expect((await r.json()).result).toMatchObject({ deleted: v.version_id });
+    const w = await kiln.ok("save_version", { name: "kept" });
+    const both = await fetch(`${kiln.url}/tools/delete_version?version_id=${w.version_id}`, {
+      method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ version_id: w.version_id }),
+    });
+    expect(both.status).toBe(400);
+    expect((await both.json()).error).toMatchObject({ code: "INVALID_PARAMS", details: { fields: [{ path: "version_id" }] } });
+    const unknown = await fetch(`${kiln.url}/tools/delete_version?version_id=v990`, { method: "DELETE" });
+    expect(unknown.status).toBe(404);
+    const versions = (await kiln.ok("list_versions", { limit: 500 })).versions.map((x: { version_id: string }) => x.version_id);
+    expect(versions).toContain(w.version_id);
+    expect(versions).not.toContain(v.version_id);
+  });
+});
+
+describe("branch bookkeeping", () => {
+  it("unsaved_changes is true after restoring an older version, and false again once saved or back at the head", async () => {
+    await kiln.ok("create_gameobject", { name: "Bookkeeping", type: "Cube", app: "blender", if_exists: "replace" });
+    const old = await kiln.ok("save_version", { name: "old" });
+    await kiln.ok("set_transform", { target: "Bookkeeping", app: "blender", position: { x: 4 } });
+    const head = await kiln.ok("save_version", { name: "head" });
+    const current = async () => (await kiln.ok("list_branches")).branches.find((b: { current: boolean }) => b.current);
+    expect(await current()).toMatchObject({ head: head.version_id, unsaved_changes: false });
+    await kiln.ok("restore_version", { version_id: old.version_id });
+    expect(await current()).toMatchObject({ head: head.version_id, unsaved_changes: true });
+    await kiln.ok("restore_version", { version_id: head.version_id });
+    expect(await current()).toMatchObject({ unsaved_changes: false });
+    await kiln.ok("restore_version", { version_id: old.version_id });
+    const saved = await kiln.ok("save_version", { name: "old again" });
+    expect(await current()).toMatchObject({ head: saved.version_id, unsaved_changes: false });
+  });
+
+  it("deleting the version a branch started from moves its base to the parent and reports it", async () => {
+    const parent = await kiln.ok("save_version", { name: "parent of the base" });
+    await kiln.ok("set_transform", { target: "Bookkeeping", app: "blender", position: { y: 1 } });
+    const base = await kiln.ok("save_version", { name: "base" });
+    await kiln.ok("create_branch", { name: "based", from_version: base.version_id });
+    await kiln.ok("switch_branch", { name: "based" });
+    await kiln.ok("set_transform", { target: "Bookkeeping", app: "blender", position: { z: 1 } });
+    const own = await kiln.ok("save_version", { name: "on based" });
+    await kiln.ok("switch_branch", { name: "main" });
+    const del = await kiln.ok("delete_version", { version_id: base.version_id });
+    expect(del.branches_moved).toEqual([
+      { name: "main", head: { from: base.version_id, to: parent.version_id } },
+      { name: "based", base: { from: base.version_id, to: parent.version_id } },
+    ]);
+    const based = (await kiln.ok("list_branches")).branches.find((b: { name: string }) => b.name === "based");
+    expect(based).toMatchObject({ head: own.version_id, base: parent.version_id, unsaved_changes: false });
   });
 });
 

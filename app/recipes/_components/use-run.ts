@@ -1,9 +1,8 @@
 "use client";
 /**
- * Runs a saved recipe and shows its progress live. run_recipe answers only when the run has
- * ended, so the call is started without waiting for it, and meanwhile the run is found with
- * list_recipe_runs (the newest run of this recipe that was not there before) and polled with
- * get_recipe_run, whose steps grow as they finish. When run_recipe answers, its result is final.
+ * Runs a saved recipe and shows its progress live: run_recipe {wait: false} answers at once with
+ * the run's id, and get_recipe_run, whose steps grow as they finish, is polled until the run
+ * has ended; its last answer is the final picture.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { readableError } from "../_lib/errors";
@@ -38,45 +37,35 @@ export function useRun() {
     async (recipe: string, variables: Record<string, string | number | boolean>, uids: string[]) => {
       const pending = new Map<string, NodeRun>(uids.map((uid, i) => [uid, { status: i === 0 ? "running" : "pending" }]));
       setState({ phase: "running", runs: pending });
-      let before: Set<string>;
+      let runId: string;
       try {
-        before = new Set((await api.listRuns(recipe, 20)).runs.map((r) => r.run_id));
-      } catch (e) {
-        setState({ phase: "error", runs: new Map(), message: readableError(e).message });
-        return;
-      }
-      let finished = false;
-      const call = api.run(recipe, variables).finally(() => (finished = true));
-      const poll = async () => {
-        let runId: string | undefined;
-        while (!finished && alive.current) {
-          await new Promise((r) => setTimeout(r, POLL_MS));
-          if (finished) break;
-          try {
-            if (!runId) {
-              const list = await api.listRuns(recipe, 5);
-              runId = list.runs.find((r) => !before.has(r.run_id))?.run_id;
-              if (!runId) continue;
-            }
-            const run = await api.getRun(runId);
-            if (!finished && alive.current) setState({ phase: "running", runId, runs: nodeRuns({ status: run.status, steps: run.steps as StepOutcome[] }, uids) });
-          } catch {
-            // A failed poll only delays the picture; run_recipe's own answer is what counts.
-          }
-        }
-      };
-      void poll();
-      try {
-        const result = await call;
-        if (!alive.current) return;
-        setState({
-          phase: result.status,
-          runId: result.run_id,
-          durationMs: result.duration_ms,
-          runs: nodeRuns({ status: result.status, steps: result.steps as StepOutcome[] }, uids),
-        });
+        runId = (await api.start(recipe, variables)).run_id;
       } catch (e) {
         if (alive.current) setState({ phase: "error", runs: new Map(), message: readableError(e).message });
+        return;
+      }
+      let failures = 0;
+      while (alive.current) {
+        try {
+          const run = await api.getRun(runId);
+          failures = 0;
+          if (!alive.current) return;
+          const runs = nodeRuns({ status: run.status, steps: run.steps as StepOutcome[] }, uids);
+          if (run.status === "running") {
+            setState({ phase: "running", runId, runs });
+          } else {
+            const message = run.error ? `${run.error.code}: ${run.error.message}` : undefined;
+            setState({ phase: run.status, runId, runs, durationMs: run.duration_ms ?? undefined, ...(message ? { message } : {}) });
+            return;
+          }
+        } catch (e) {
+          // A failed poll only delays the picture; give up when the service keeps failing.
+          if (++failures >= 20) {
+            if (alive.current) setState({ phase: "error", runId, runs: new Map(), message: readableError(e).message });
+            return;
+          }
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
       }
     },
     [api],

@@ -35,7 +35,8 @@ export function recipeApi(client: ReturnType<typeof useTRPCClient>) {
     validate: (yaml: string) => query<Validation>("validate_recipe", { yaml }),
     listRuns: (recipe: string, limit: number) => query<RunList>("list_recipe_runs", { recipe, limit }),
     getRun: (runId: string) => query<StoredRun>("get_recipe_run", { run_id: runId }),
-    run: (recipe: string, variables: Record<string, string | number | boolean>) => mutate<RunResult>("run_recipe", { recipe, variables }),
+    /** Starts a run and answers at once (status running); follow it with getRun. */
+    start: (recipe: string, variables: Record<string, string | number | boolean>) => mutate<RunResult>("run_recipe", { recipe, variables, wait: false }),
     save: (name: string, yaml: string, overwrite: boolean) => mutate<SaveResult>("save_recipe", { name, yaml, overwrite }),
   };
 }

@@ -66,20 +66,20 @@ describe("draftToYaml", () => {
     d = setVariables(d, [["scene_name", "MyScene"], ["ground_size", 100], ["light_intensity", 1.2]]);
     const vector = ["x", "y", "z"];
     const steps: [string, string, [string[], unknown][]][] = [
-      ["Create new scene", "create_scene", [[["name"], "{{ scene_name }}"]]],
+      ["Create new scene", "create_scene", [[["if_exists"], "reuse"], [["name"], "{{ scene_name }}"]]],
       ["Create ground", "create_gameobject", [
         [["scale", "x"], "{{ ground_size }}"], [["scale", "y"], 1], [["scale", "z"], "{{ ground_size }}"],
         [["name"], "Ground"], [["type"], "Plane"],
-        [["position", "x"], 0], [["position", "y"], 0], [["position", "z"], 0],
+        [["position", "x"], 0], [["position", "y"], 0], [["position", "z"], 0], [["if_exists"], "replace"],
       ]],
-      ["Add sun light", "create_light", [[["name"], "Sun"], [["type"], "Directional"], [["rotation", "x"], 50], [["rotation", "y"], -30], [["rotation", "z"], 0], [["intensity"], "{{ light_intensity }}"]]],
+      ["Add sun light", "create_light", [[["if_exists"], "replace"], [["name"], "Sun"], [["type"], "Directional"], [["rotation", "x"], 50], [["rotation", "y"], -30], [["rotation", "z"], 0], [["intensity"], "{{ light_intensity }}"]]],
       ["Set camera", "set_camera", [[["position", "x"], 0], [["position", "y"], 10], [["position", "z"], -20], [["rotation", "x"], 20], [["rotation", "y"], 0], [["rotation", "z"], 0]]],
       ["Take screenshot", "take_screenshot", [[["height"], 720], [["width"], 1280]]],
     ];
     const order: Record<string, string[]> = {
-      create_scene: ["name", "app"],
-      create_gameobject: ["name", "type", "position", "rotation", "scale", "parent"],
-      create_light: ["name", "type", "intensity", "color", "range", "position", "rotation"],
+      create_scene: ["name", "if_exists", "app"],
+      create_gameobject: ["name", "type", "position", "rotation", "scale", "parent", "if_exists"],
+      create_light: ["name", "type", "intensity", "color", "range", "position", "rotation", "parent", "if_exists"],
       set_camera: ["position", "rotation", "fov"],
       take_screenshot: ["width", "height"],
     };

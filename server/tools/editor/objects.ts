@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { LIGHT_TYPES, OBJECT_TYPES } from "../../scene/types";
 import { appParam, color, name, num, vec3 } from "../schemas";
-import { appOut, objectOut, sceneTool } from "./scene-tool";
+import { appOut, createOutcomeOut, ifExistsParam, objectOut, sceneTool } from "./scene-tool";
 
 const placed = { object: objectOut, scene: z.string(), app: appOut };
 const sceneParam = () => name("Scene name").optional().describe("Scene to act on; default: the app's active scene.");
@@ -17,10 +17,11 @@ export const createGameObject = sceneTool({
     rotation: vec3("rotation").optional().describe("Euler degrees in the app's own convention."),
     scale: vec3("scale").optional().describe("Missing components default to 1."),
     parent: name("Parent name").optional().describe("An existing object of the same scene."),
+    if_exists: ifExistsParam(),
     scene: sceneParam(),
     app: appParam(),
   }),
-  output: z.object(placed),
+  output: z.object({ ...placed, outcome: createOutcomeOut }),
 });
 
 export const createLight = sceneTool({
@@ -36,10 +37,11 @@ export const createLight = sceneTool({
     position: vec3("position").optional(),
     rotation: vec3("rotation").optional(),
     parent: name("Parent name").optional(),
+    if_exists: ifExistsParam(),
     scene: sceneParam(),
     app: appParam(),
   }),
-  output: z.object(placed),
+  output: z.object({ ...placed, outcome: createOutcomeOut }),
 });
 
 export const setTransform = sceneTool({

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition } from "../define-tool";
 import { colorOut, vecOut } from "../schemas";
+import { IF_EXISTS } from "../../scene/operations";
 import type { AppId } from "../../scene/types";
 
 /** Defines a state-changing editor tool backed by the scene operation of the same name. */
@@ -43,3 +44,16 @@ export const objectOut = z.object({
 export const materialOut = z.object({ name: z.string(), color: colorOut, metallic: z.number(), roughness: z.number() });
 
 export const appOut = z.enum(["blender", "unity", "godot"]);
+
+/**
+ * The `if_exists` parameter of the creating tools (create_scene, create_gameobject, create_light,
+ * create_material); its meaning is the scene core's (server/scene/operations.ts).
+ */
+export const ifExistsParam = () =>
+  z.enum(IF_EXISTS).default("error").describe(
+    "When the name is taken: error (409, the default), reuse (return the existing one unchanged if it is of the same type), " +
+    "or replace (put a new one in its place, as one logged operation that history and rollback show).",
+  );
+
+/** What a creating tool did: created a new thing, reused the existing one or replaced it. */
+export const createOutcomeOut = z.enum(["created", "reused", "replaced"]);

@@ -1,13 +1,13 @@
 /** Editor tools for scenes, cameras and materials. */
 import { z } from "zod";
 import { appParam, color, name, num, vec3, vecOut } from "../schemas";
-import { appOut, materialOut, sceneTool } from "./scene-tool";
+import { appOut, createOutcomeOut, ifExistsParam, materialOut, sceneTool } from "./scene-tool";
 
 export const createScene = sceneTool({
   name: "create_scene",
-  description: "Create a scene and make it the app's active scene.",
-  input: z.strictObject({ name: name("Scene name"), app: appParam() }),
-  output: z.object({ app: appOut, scene: z.string(), active: z.boolean() }),
+  description: "Create a scene and make it the app's active scene. With if_exists: replace, an existing scene of that name is emptied and its camera reset.",
+  input: z.strictObject({ name: name("Scene name"), if_exists: ifExistsParam(), app: appParam() }),
+  output: z.object({ app: appOut, scene: z.string(), active: z.boolean(), outcome: createOutcomeOut }),
 });
 
 export const openScene = sceneTool({
@@ -40,9 +40,10 @@ export const createMaterial = sceneTool({
     color: color(),
     metallic: num(z.number().min(0).max(1)).default(0),
     roughness: num(z.number().min(0).max(1)).default(0.5),
+    if_exists: ifExistsParam(),
     app: appParam(),
   }),
-  output: z.object({ app: appOut, material: materialOut }),
+  output: z.object({ app: appOut, material: materialOut, outcome: createOutcomeOut }),
 });
 
 export const setMaterial = sceneTool({
