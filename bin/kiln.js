@@ -2,8 +2,8 @@
 // The `kiln` executable. With no arguments it serves the tools over HTTP; other commands run
 // TypeScript entry points through tsx, so the CLI uses the same server code as the service.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,6 +28,11 @@ async function serve() {
     console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
     process.exit(2);
   }
+  // One owner per project (server/ownership): a second `kiln` on it exits 2 naming the first.
+  // Claimed while Next.js loads (neither waits for the other); nothing listens before it is ours.
+  const claiming = import("tsx/esm/api")
+    .then(({ tsImport }) => tsImport(pathToFileURL(join(root, "server/ownership/serve.ts")).href, import.meta.url))
+    .then(({ claimForService }) => claimForService());
   if (!existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) {
     console.error("kiln: no production build found; building once (npm run build)...");
     const built = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
@@ -38,35 +43,18 @@ async function serve() {
   const app = next({ dev: false, dir: root, hostname: host, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  const ownership = await claiming;
   const server = createServer((req, res) => handle(req, res));
   server.keepAliveTimeout = 65_000;
   server.listen(port, host, () => {
     const address = server.address();
     const shown = typeof address === "object" && address ? address.port : port;
     console.log(`kiln: serving http://${host.includes(":") ? `[${host}]` : host}:${shown} (project ${process.cwd()})`);
-    writeServiceFile(shown);
+    // `.kiln/service.json` now names the URL, so `kiln --run-recipe` and `kiln mcp` forward here.
+    const reach = /^(0\.0\.0\.0|::|\[::\])$/.test(host) ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    ownership.announce(`http://${reach}:${shown}`).catch((e) => console.error(`kiln: could not record this service's URL (${e.message}); kiln --run-recipe will not find it`));
   });
   const stop = () => server.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-}
-
-// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it sends
-// its steps here instead of changing the database behind this process (server/cli/service-file.ts).
-function writeServiceFile(port) {
-  const file = join(resolve(process.env.KILN_HOME ?? ".kiln"), "service.json");
-  const host = process.env.HOST || "127.0.0.1";
-  const reach = /^(0\.0\.0\.0|::|\[::\])$/.test(host) ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ pid: process.pid, url: `http://${reach}:${port}` }) + "\n");
-  } catch (e) {
-    console.error(`kiln: could not write ${file} (${e.message}); kiln --run-recipe will not find this service`);
-    return;
-  }
-  process.on("exit", () => {
-    try {
-      if (JSON.parse(readFileSync(file, "utf8")).pid === process.pid) rmSync(file);
-    } catch { /* already gone or replaced */ }
-  });
 }

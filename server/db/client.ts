@@ -8,6 +8,7 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { KilnConfig } from "../config";
+import { onStorageFailure } from "./storage-errors";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 
@@ -26,5 +27,34 @@ export async function openDb(config: KilnConfig): Promise<Db> {
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$executeRawUnsafe("PRAGMA synchronous = FULL");
   await client.$executeRawUnsafe("PRAGMA busy_timeout = 5000");
+  // A WAL file never shrinks by itself: after a burst (or a disk that filled up) it keeps its
+  // size, so freed space would be used up again. Checkpoints give it back: SQLite's automatic
+  // ones every 1,000 pages, with the file cut to WAL_LIMIT after each, plus a truncating one
+  // right after a storage failure and once a minute.
+  await client.$queryRawUnsafe(`PRAGMA journal_size_limit = ${WAL_LIMIT}`);
+  watchWal(client);
   return client;
+}
+
+const WAL_LIMIT = 4 * 1024 * 1024;
+const CHECKPOINT_EVERY_MS = 60_000;
+
+function watchWal(client: SqliteClient) {
+  let running = false;
+  const checkpoint = () => {
+    if (running) return;
+    running = true;
+    client.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)")
+      .catch(() => undefined) // the disk may still be full: the next failure or tick retries
+      .finally(() => (running = false));
+  };
+  const timer = setInterval(checkpoint, CHECKPOINT_EVERY_MS);
+  timer.unref();
+  const stopListening = onStorageFailure(() => setImmediate(checkpoint));
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    clearInterval(timer);
+    stopListening();
+    await disconnect();
+  };
 }

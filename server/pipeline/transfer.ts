@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { storageError } from "../db/storage-errors";
 import { invalid, isKilnError, KilnError } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
@@ -60,11 +61,19 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
   const id = randomUUID();
   const base = { source_app: req.source_app, target_app: req.target_app, asset: req.asset, format };
   await kiln.db.transfer.create({
-    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running" },
+    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running", stage: "exporting" },
   });
   const active = activeTransfers();
   const progress = { transfer_id: id, ...base, started_at: new Date().toISOString(), stage: "exporting" };
   active.set(id, progress);
+  // The stage is recorded as the transfer goes, so one cut off by a crash can be marked
+  // interrupted where it was (server/ownership/interrupted.ts). Not awaited: the transfer goes
+  // on; the final write waits for these, so they never land after it.
+  let stageWrites: Promise<unknown> = Promise.resolve();
+  const enter = (stage: string) => {
+    progress.stage = stage;
+    stageWrites = stageWrites.then(() => kiln.db.transfer.update({ where: { id }, data: { stage } })).catch(() => undefined);
+  };
   let written: FileInfo[] = [];
   let mark = performance.now();
   const lap = () => {
@@ -77,10 +86,10 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
     const tExport = lap();
     const encoded = await encode(format, exported.scene, fileStem(asset.root.name));
     const tEncode = lap();
-    progress.stage = "writing";
+    enter("writing");
     written = await writeFiles(path.join(assetsDir(kiln.config.home), id), encoded.files);
     const tWrite = lap();
-    progress.stage = "importing";
+    enter("importing");
     // The target's objects come from the file on disk, not from the bytes still in memory.
     const files = await readFiles(written.map((f) => f.path));
     const tRead = lap();
@@ -96,6 +105,7 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
       exported: { objects: exported.objects, triangles: exported.triangles }, imported: imported.summary, warnings,
       duration_ms: Math.round(performance.now() - started), timings_ms: timings,
     };
+    await stageWrites;
     await kiln.db.transfer.update({
       where: { id },
       data: {
@@ -107,6 +117,7 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
   } catch (e) {
     const error = isKilnError(e) ? { code: e.code, message: e.message } : { code: "TRANSFER_FAILED", message: (e as Error).message ?? String(e) };
     const durationMs = Math.round(performance.now() - started);
+    await stageWrites;
     await kiln.db.transfer.update({
       where: { id },
       data: {
@@ -115,6 +126,8 @@ export async function transferAsset(kiln: Kiln, req: TransferRequest): Promise<T
       },
     }).catch(() => undefined); // the original failure is what the caller must see
     if (isKilnError(e)) throw new KilnError(e.code, e.message, e.status, { ...e.details, transfer_id: id });
+    const storage = storageError(e);
+    if (storage) throw new KilnError(storage.code, storage.message, storage.status, { ...storage.details, transfer_id: id, stage: progress.stage });
     console.error("kiln: transfer failed", e);
     throw new KilnError("TRANSFER_FAILED", `The transfer failed while ${progress.stage}: ${error.message}`, 500, { transfer_id: id, stage: progress.stage });
   } finally {

@@ -100,6 +100,7 @@ export async function executeRecipe(kiln: Kiln, recipe: Recipe, options: Execute
         invoke,
         onStep: (event) => {
           if (event.type === "step_finished") recorder.step(event.step);
+          else recorder.started({ index: event.index, id: event.step.id, name: event.step.name, tool: event.step.tool });
           options.onStep?.(event);
         },
       }),

@@ -55,6 +55,10 @@ export interface KilnServer {
   url: string;
   home: string;
   env: Record<string, string>;
+  /** The PostgreSQL database's URL, when the service runs on one. */
+  databaseUrl?: string;
+  /** Process id of the running service (of its latest start). */
+  readonly pid: number;
   call<T = any>(tool: string, params?: unknown, init?: { method?: string; headers?: Record<string, string> }): Promise<CallResult<T>>;
   /** Result of a call that must succeed. */
   ok<T = any>(tool: string, params?: unknown): Promise<T>;
@@ -113,7 +117,10 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   await launch();
 
   const server: KilnServer = {
-    url, home, env,
+    url, home, env, databaseUrl,
+    get pid() {
+      return child.pid!;
+    },
     async call(tool, params, init = {}) {
       const method = init.method ?? (params === undefined ? "POST" : "POST");
       let target = `${url}/tools/${tool}`;

@@ -1,6 +1,6 @@
 /** take_screenshot: renders the active scene from its camera to a PNG under .kiln/screenshots. */
 import { createHash, randomUUID } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { z } from "zod";
@@ -29,7 +29,14 @@ export const takeScreenshot = defineTool({
     const image = renderScene(view);
     const png = encodePng(image.width, image.height, image.data);
     const id = randomUUID();
-    await writeFile(path.join(kiln.screenshotsDir, `${id}.png`), png);
+    const file = path.join(kiln.screenshotsDir, `${id}.png`);
+    try {
+      await writeFile(file, png, { flag: "wx" });
+    } catch (error) {
+      // A disk that filled up mid-write leaves part of a PNG: never leave it to be served.
+      await rm(file, { force: true });
+      throw error;
+    }
     const scene = input.scene ?? (kiln.workspace.state.get(`app/${app}`) as { activeScene: string }).activeScene;
     return {
       id, app, scene, width: image.width, height: image.height, bytes: png.length,
