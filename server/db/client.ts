@@ -29,8 +29,8 @@ export async function openDb(config: KilnConfig): Promise<Db> {
   await client.$executeRawUnsafe("PRAGMA busy_timeout = 5000");
   // A WAL file never shrinks by itself: after a burst (or a disk that filled up) it keeps its
   // size, so freed space would be used up again. Checkpoints give it back: SQLite's automatic
-  // ones every 1,000 pages, with the file cut to WAL_LIMIT after each, plus a truncating one
-  // right after a storage failure and once a minute.
+  // ones every 1,000 pages, with the file cut to WAL_LIMIT after each, plus truncating ones
+  // every second after a storage failure until one succeeds (space was freed), and each minute.
   await client.$queryRawUnsafe(`PRAGMA journal_size_limit = ${WAL_LIMIT}`);
   watchWal(client);
   return client;
@@ -38,22 +38,43 @@ export async function openDb(config: KilnConfig): Promise<Db> {
 
 const WAL_LIMIT = 4 * 1024 * 1024;
 const CHECKPOINT_EVERY_MS = 60_000;
+const RETRY_MS = 1000;
 
 function watchWal(client: SqliteClient) {
   let running = false;
-  const checkpoint = () => {
-    if (running) return;
+  let retry: NodeJS.Timeout | undefined;
+  /** Resolves true when the WAL was checkpointed and cut to nothing. */
+  const checkpoint = async (): Promise<boolean> => {
+    if (running) return false;
     running = true;
-    client.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)")
-      .catch(() => undefined) // the disk may still be full: the next failure or tick retries
-      .finally(() => (running = false));
+    try {
+      const rows = await client.$queryRawUnsafe<{ busy: number | bigint }[]>("PRAGMA wal_checkpoint(TRUNCATE)");
+      return Number(rows[0]?.busy ?? 0) === 0;
+    } catch {
+      return false; // the disk may still be full
+    } finally {
+      running = false;
+    }
   };
-  const timer = setInterval(checkpoint, CHECKPOINT_EVERY_MS);
+  // After a failure, retry every second until a checkpoint goes through (space was freed).
+  const afterFailure = () => {
+    retry ??= setInterval(() => {
+      void checkpoint().then((done) => {
+        if (done && retry) {
+          clearInterval(retry);
+          retry = undefined;
+        }
+      });
+    }, RETRY_MS);
+    retry.unref();
+  };
+  const timer = setInterval(() => void checkpoint(), CHECKPOINT_EVERY_MS);
   timer.unref();
-  const stopListening = onStorageFailure(() => setImmediate(checkpoint));
+  const stopListening = onStorageFailure(afterFailure);
   const disconnect = client.$disconnect.bind(client);
   client.$disconnect = async () => {
     clearInterval(timer);
+    if (retry) clearInterval(retry);
     stopListening();
     await disconnect();
   };
