@@ -30,9 +30,12 @@ async function serve() {
   }
   // One owner per project (server/ownership): a second `kiln` on it exits 2 naming the first.
   // Claimed while Next.js loads (neither waits for the other); nothing listens before it is ours.
+  let claimed;
+  globalThis[Symbol.for("kiln.ownership.launcher")] = new Promise((resolve) => (claimed = resolve));
   const claiming = import("tsx/esm/api")
     .then(({ tsImport }) => tsImport(pathToFileURL(join(root, "server/ownership/serve.ts")).href, import.meta.url))
-    .then(({ claimForService }) => claimForService());
+    .then(({ claimForService }) => claimForService())
+    .finally(() => claimed());
   if (!existsSync(join(root, process.env.KILN_NEXT_DIST || ".next", "BUILD_ID"))) {
     console.error("kiln: no production build found; building once (npm run build)...");
     const built = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });

@@ -56,6 +56,12 @@ export interface Ownership {
 }
 
 const KEY = Symbol.for("kiln.ownership");
+/**
+ * Set by bin/kiln.js while it claims the project (concurrently with Next.js loading, whose
+ * instrumentation opens the project at once): other claims in the process wait for it, so they
+ * reuse its ownership instead of racing it for the lock.
+ */
+const LAUNCHER = Symbol.for("kiln.ownership.launcher");
 type Holder = { [KEY]?: Map<string, Ownership> };
 const held = () => ((globalThis as Holder)[KEY] ??= new Map());
 
@@ -102,7 +108,8 @@ const safeUrl = (url: string) => url.replace(/\/\/[^@/]*@/, "//");
  * Takes ownership of the project of `config` for this process, or reports who owns it.
  * Claiming again in the same process returns the ownership already held.
  */
-export async function tryClaimProject(config: KilnConfig, command: string): Promise<{ ownership: Ownership } | { owner: OwnerInfo | undefined; error: ProjectOwnedError }> {
+export async function tryClaimProject(config: KilnConfig, command: string, options: { launcher?: boolean } = {}): Promise<{ ownership: Ownership } | { owner: OwnerInfo | undefined; error: ProjectOwnedError }> {
+  if (!options.launcher) await (globalThis as { [LAUNCHER]?: Promise<unknown> })[LAUNCHER];
   const existing = held().get(config.home);
   if (existing) return { ownership: existing };
   const files: HeldFileLock[] = [];

@@ -9,7 +9,7 @@ import { tryClaimProject, type Ownership } from "./owner";
 export async function claimForService(): Promise<Ownership> {
   let claim;
   try {
-    claim = await tryClaimProject(loadConfig(), "kiln");
+    claim = await tryClaimProject(loadConfig(), "kiln", { launcher: true });
   } catch (error) {
     console.error(`kiln: cannot open the project: ${(error as Error).message}`);
     process.exit(2);

@@ -6,7 +6,7 @@
  * Changing one record rewrites one leaf and DEPTH internal nodes (~3 KB), so storage grows with
  * what changed, not with the scene; equal subtrees are shared between all versions.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalJson } from "../scene/canonical-json";
 import type { SceneEntity } from "../scene/types";
 
@@ -19,9 +19,9 @@ export type TreeNode =
 /** A stored object: a tree node or a record, by its content hash. */
 export interface StoredObject { hash: string; data: string; children: string[]; node?: TreeNode }
 
-/** 128-bit hex content hash. */
+/** 128-bit hex content hash. (crypto.hash: one call, no Hash object per record.) */
 export function contentHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+  return hash("sha256", text, "hex").slice(0, 32);
 }
 
 const pathCache = new Map<string, string>();
@@ -29,7 +29,7 @@ const pathCache = new Map<string, string>();
 export function recordPath(id: string): string {
   let p = pathCache.get(id);
   if (!p) {
-    p = createHash("sha256").update(id).digest("hex").slice(0, DEPTH);
+    p = hash("sha256", id, "hex").slice(0, DEPTH);
     if (pathCache.size > 200_000) pathCache.clear();
     pathCache.set(id, p);
   }

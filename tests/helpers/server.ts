@@ -79,7 +79,9 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   const home = opts.home ?? mkdtempSync(path.join(tmpdir(), "kiln-test-"));
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let databaseUrl = opts.databaseUrl;
-  if (!databaseUrl && opts.provider === "postgresql") {
+  // KILN_TEST_PROVIDER=postgresql runs a suite written without a provider on PostgreSQL.
+  const provider = opts.provider ?? (process.env.KILN_TEST_PROVIDER as Provider | undefined);
+  if (!databaseUrl && provider === "postgresql") {
     pgDb = await createPgDatabase();
     databaseUrl = pgDb.url;
   }
