@@ -20,6 +20,12 @@ const chunks = <T>(xs: T[], size = CHUNK) => Array.from({ length: Math.ceil(xs.l
 const LOOKUP_ROWS = 5000;
 const INSERT_ROWS = 2000;
 const inList = (hashes: string[]) => Prisma.join(hashes);
+/**
+ * Lets other clients in between statements: SQLite's driver runs a statement synchronously and
+ * resolves at once, so a chain of awaited statements would otherwise hold the event loop for the
+ * whole of a big save.
+ */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type NewObject = { hash: string; data: string; refs: number; children: string };
 
@@ -28,6 +34,7 @@ async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   for (const part of chunks(hashes, LOOKUP_ROWS)) {
     const rows = await tx.$queryRaw<{ hash: string }[]>(Prisma.sql`SELECT "hash" FROM "SnapshotObject" WHERE "hash" IN (${inList(part)})`);
     for (const r of rows) found.add(r.hash);
+    if (hashes.length > LOOKUP_ROWS) await pause();
   }
   return found;
 }
@@ -36,6 +43,7 @@ async function insertObjects(tx: Tx, objects: NewObject[]): Promise<void> {
   for (const part of chunks(objects, INSERT_ROWS)) {
     const values = part.map((o) => Prisma.sql`(${o.hash}, ${o.data}, ${o.refs}, ${o.children})`);
     await tx.$executeRaw(Prisma.sql`INSERT INTO "SnapshotObject" ("hash", "data", "refs", "children") VALUES ${Prisma.join(values)}`);
+    if (objects.length > INSERT_ROWS) await pause();
   }
 }
 

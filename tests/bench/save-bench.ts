@@ -96,6 +96,9 @@ async function bench(provider: Provider) {
         if (r.status !== 200) throw new Error(JSON.stringify(r.body));
       }
       console.log(`[${provider}] save_version after one change at ${OBJECTS} objects: p50 ${ms(median(again))}, p90 ${ms(percentile(again, 90))} (target <= 20 ms)`);
+    } catch (error) {
+      console.error(`[${provider}] the bench broke off; the service said:\n${kiln.log().slice(-3000)}`);
+      throw error;
     } finally {
       await kiln.stop();
     }

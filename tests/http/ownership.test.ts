@@ -17,7 +17,7 @@ import { ROOT, startServer, type KilnServer, type Provider } from "../helpers/se
 const providers: Provider[] = ["sqlite", "postgresql"];
 
 /** Runs bin/kiln.js; kills it after `ms` (a second service that wrongly started serving). */
-function runKiln(args: string[], env: Record<string, string>, cwd: string, ms = 20_000): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
+function runKiln(args: string[], env: Record<string, string>, cwd: string, ms = 120_000): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js"), ...args], { cwd, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "", stderr = "", killed = false;
@@ -49,7 +49,7 @@ describe.each(providers)("ownership on %s", (provider) => {
   afterAll(async () => {
     await kiln?.stop();
     rmSync(project, { recursive: true, force: true });
-  });
+  }, 300_000);
 
   it("a second kiln on the same project exits 2 naming the owner, and leaves service.json alone", async () => {
     await kiln.ok("create_scene", { name: "Owned" });
@@ -63,7 +63,7 @@ describe.each(providers)("ownership on %s", (provider) => {
     expect(readFileSync(serviceFile(), "utf8")).toBe(before);
     expect((await kiln.ok("get_scene", {})).scene).toBe("Owned");
     await kiln.ok("create_gameobject", { name: "StillMine", type: "Cube" });
-  });
+  }, 300_000);
 
   if (provider === "postgresql") {
     it("a second kiln with another KILN_HOME on the same database exits 2 naming the owner", async () => {
@@ -82,7 +82,7 @@ describe.each(providers)("ownership on %s", (provider) => {
       } finally {
         rmSync(otherHome, { recursive: true, force: true });
       }
-    });
+    }, 300_000);
   }
 
   it("kiln --run-recipe forwards to the owner instead of opening the project itself", async () => {
@@ -92,7 +92,7 @@ describe.each(providers)("ownership on %s", (provider) => {
     expect(cli.stderr).toContain(`serves this project at ${kiln.url}`);
     const names = (await kiln.ok("list_objects", {})).objects.map((o: { name: string }) => o.name);
     expect(names).toContain("Forwarded");
-  });
+  }, 300_000);
 
   it("after the owner is SIGKILLed, the next start serves within 2 s with every acknowledged write", async () => {
     const writes = await Promise.all(Array.from({ length: 50 }, (_, i) => kiln.call("create_gameobject", { name: `Ack${i}`, type: "Sphere", position: { x: i } })));
@@ -116,7 +116,7 @@ describe.each(providers)("ownership on %s", (provider) => {
     for (let i = 0; i < 50; i++) expect(objects).toContain(`Ack${i}`);
     expect(objects).toEqual(expect.arrayContaining(["StillMine", "Forwarded"]));
     expect(JSON.parse(readFileSync(serviceFile(), "utf8"))).toMatchObject({ pid: kiln.pid, url: kiln.url });
-  });
+  }, 300_000);
 
   it("a recipe run cut off by SIGKILL is interrupted after the restart, at the step it reached", async () => {
     const running = kiln.call("run_recipe", { recipe: "slow" }).catch(() => undefined);
@@ -140,7 +140,7 @@ describe.each(providers)("ownership on %s", (provider) => {
     if (stored.interrupted_at.name) expect(stored.interrupted_at.name).toBe(`Shot ${stored.interrupted_at.index + 1}`);
     const listed = (await kiln.ok("list_recipe_runs", { recipe: "slow" })).runs[0];
     expect(listed).toMatchObject({ run_id: run!.run_id, status: "interrupted" });
-  });
+  }, 300_000);
 
   it("a transfer left running by a crash is marked interrupted at its stage", async () => {
     await kiln.kill("SIGKILL");
@@ -160,5 +160,5 @@ describe.each(providers)("ownership on %s", (provider) => {
     const status = await kiln.ok("get_pipeline_status", {});
     const found = status.recent.find((t: { transfer_id: string }) => t.transfer_id === "crash-transfer");
     expect(found).toMatchObject({ status: "interrupted", error: { code: "INTERRUPTED", stage: "writing" } });
-  });
+  }, 300_000);
 });
