@@ -125,8 +125,16 @@ export class VersionControl {
         changes.push({ id: recordId, before: this.ws.state.get(recordId) ?? null, after });
       }
       const applied = await this.ws.applyGroup("restore", "restore_version", { version_id: id }, changes);
-      await this.moveWorkBase(this.ws.branch, target.root, applied.seq);
-      this.ws.markSaved(target.root);
+      // The restore is durable once its log entry is written; moving the branch's working base
+      // only makes later saves and diffs cheap. If that write fails (a full disk), the branch
+      // keeps its old base plus the logged restore, which loads to the same state: answer the
+      // restore that happened rather than an error that would claim nothing changed.
+      try {
+        await this.moveWorkBase(this.ws.branch, target.root, applied.seq);
+        this.ws.markSaved(target.root);
+      } catch (error) {
+        console.error(`kiln: restore_version ${id} done, but its working base was not moved (${(error as Error).message.split("\n").pop()})`);
+      }
       return { restored: describeVersion(target), auto_saved: autoSaved ? describeVersion(autoSaved) : null, changed_records: changes.length };
     });
   }
