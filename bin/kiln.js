@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `kiln` executable. With no arguments it serves the tools over HTTP; other commands run
 // TypeScript entry points through tsx, so the CLI uses the same server code as the service.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,12 +27,21 @@ async function serve() {
     console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
     process.exit(2);
   }
+  // One owner per project (server/ownership): a second `kiln` on it exits 2 naming the first.
+  // Claimed while Next.js loads (neither waits for the other); nothing listens before it is ours.
+  let claimed;
+  globalThis[Symbol.for("kiln.ownership.launcher")] = new Promise((resolve) => (claimed = resolve));
+  const claiming = import("tsx/esm/api")
+    .then(({ tsImport }) => tsImport(pathToFileURL(join(root, "server/ownership/serve.ts")).href, import.meta.url))
+    .then(({ claimForService }) => claimForService())
+    .finally(() => claimed());
   await ensureBuild();
   const { default: next } = await import("next");
   const { createServer } = await import("node:http");
   const app = next({ dev: false, dir: root, hostname: host, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  const ownership = await claiming;
   const server = createServer((req, res) => handle(req, res));
   server.keepAliveTimeout = 65_000;
   // Live applications connect over a WebSocket on this same port (docs/bridges.md). The endpoint is
@@ -44,7 +53,9 @@ async function serve() {
     const address = server.address();
     const shown = typeof address === "object" && address ? address.port : port;
     console.log(`kiln: serving http://${host.includes(":") ? `[${host}]` : host}:${shown} (project ${process.cwd()})`);
-    writeServiceFile(shown);
+    // `.kiln/service.json` now names the URL, so `kiln --run-recipe`, `kiln mcp` and `kiln blender` find it.
+    const reach = /^(0\.0\.0\.0|::|\[::\])$/.test(host) ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    ownership.announce(`http://${reach}:${shown}`).catch((e) => console.error(`kiln: could not record this service's URL (${e.message}); kiln --run-recipe will not find it`));
   });
   const stop = () => {
     closeBridges();
@@ -64,24 +75,4 @@ async function ensureBuild() {
   const { build } = await import(pathToFileURL(join(root, "scripts/build.mjs")).href);
   const status = await build(false);
   if (status !== 0) process.exit(status);
-}
-
-// `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it runs
-// its recipe here instead of changing the database behind this process (server/cli/service-file.ts).
-function writeServiceFile(port) {
-  const file = join(resolve(process.env.KILN_HOME ?? ".kiln"), "service.json");
-  const host = process.env.HOST || "127.0.0.1";
-  const reach = /^(0\.0\.0\.0|::|\[::\])$/.test(host) ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ pid: process.pid, url: `http://${reach}:${port}` }) + "\n");
-  } catch (e) {
-    console.error(`kiln: could not write ${file} (${e.message}); kiln --run-recipe will not find this service`);
-    return;
-  }
-  process.on("exit", () => {
-    try {
-      if (JSON.parse(readFileSync(file, "utf8")).pid === process.pid) rmSync(file);
-    } catch { /* already gone or replaced */ }
-  });
 }

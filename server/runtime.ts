@@ -8,6 +8,8 @@ import path from "node:path";
 import { loadConfig, type KilnConfig } from "./config";
 import { openDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
+import { claimProject, thisCommand, type Ownership } from "./ownership/owner";
+import { markInterrupted } from "./ownership/interrupted";
 import { openWorkspace } from "./versioning/load";
 import { ObjectStore } from "./versioning/object-store";
 import { VersionControl } from "./versioning/version-control";
@@ -27,6 +29,8 @@ export interface Kiln {
   /** Where screenshots are written (under the project's .kiln folder). */
   screenshotsDir: string;
   startedAt: Date;
+  /** This process's lock on the project (server/ownership). */
+  ownership: Ownership;
 }
 
 const KEY = Symbol.for("kiln.runtime");
@@ -38,11 +42,17 @@ type Holder = { [KEY]?: Promise<Kiln> };
  */
 export const packageRoot = () => process.env.KILN_ROOT ?? process.cwd();
 
-/** Starts Kiln's parts: configuration, migrations, database, working state. */
+/**
+ * Starts Kiln's parts: ownership of the project (throws ProjectOwnedError when another process
+ * has it), migrations, database, work a crash cut off, working state.
+ */
 export async function startKiln(config: KilnConfig = loadConfig(), root = packageRoot()): Promise<Kiln> {
   mkdirSync(config.home, { recursive: true });
+  const ownership = await claimProject(config, thisCommand());
   await migrate(config, root);
   const db = await openDb(config);
+  // Only the owner gets here, so whatever is still "running" was cut off by a crash.
+  await markInterrupted(db);
   const store = new ObjectStore(db);
   const workspace = await openWorkspace(db, store);
   const versions = new VersionControl(db, workspace, store);
@@ -51,7 +61,7 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
   const live = new LiveApps(workspace, loadBridgeCredentials(config.home));
-  return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date() };
+  return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date(), ownership };
 }
 
 /** The process-wide Kiln, started on first use. */
@@ -73,4 +83,5 @@ export async function stopKiln(): Promise<void> {
   kiln.live.closeAll();
   await kiln.workspace.flush();
   await kiln.db.$disconnect();
+  await kiln.ownership.release();
 }

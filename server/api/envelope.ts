@@ -3,6 +3,7 @@
  * details?}}`, and the mapping from anything thrown to a status and error code.
  */
 import { z } from "zod";
+import { storageError } from "../db/storage-errors";
 import { isKilnError } from "../errors";
 
 export interface ErrorBody { code: string; message: string; details?: Record<string, unknown> }
@@ -81,6 +82,11 @@ export function toErrorBody(e: unknown): { status: number; error: ErrorBody; hea
     const first = fields[0];
     const message = fields.length === 1 ? `Invalid parameter "${first.path || "(body)"}": ${first.message}` : `${fields.length} parameters are invalid; see details.fields.`;
     return { status: 400, error: { code: "INVALID_PARAMS", message, details: { fields } } };
+  }
+  const storage = storageError(cause);
+  if (storage) {
+    console.error(`kiln: ${storage.code}: ${(cause as Error)?.message?.split("\n").pop() ?? cause}`);
+    return { status: storage.status, error: { code: storage.code, message: storage.message, ...(storage.details ? { details: storage.details } : {}) } };
   }
   const key = typeof cause === "object" && cause !== null ? cause : undefined;
   if (!key || !logged.has(key)) console.error("kiln: internal error", e);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { loadConfig } from "../config";
 import { loadBridgeCredentials } from "../bridges/credentials";
 import { packageRoot } from "../runtime";
-import { runningService } from "./service-file";
+import { readOwnerInfo } from "../ownership/owner";
 
 const USAGE = `Usage: kiln blender [--background] [--script FILE]... [FILE.blend]
   --background   run Blender without a window (blender -b), e.g. on a render node or in CI
@@ -37,7 +37,7 @@ export async function blenderCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   mkdirSync(config.home, { recursive: true });
   const { token } = loadBridgeCredentials(config.home);
-  const service = runningService(config.home)?.url ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  const service = readOwnerInfo(config.home)?.url ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   const url = `${service.replace(/^http/, "ws").replace(/\/$/, "")}/bridge`;
   const start = path.join(packageRoot(), "bridges/blender/start.py");
   const argv = [

@@ -9,7 +9,7 @@ import { createMcpServer, selectTools } from "../api/mcp";
 import { loadConfig } from "../config";
 import { getKiln, stopKiln } from "../runtime";
 import { bridgeToService } from "./mcp-bridge";
-import { runningService } from "./service-file";
+import { thisCommand, tryClaimProject } from "../ownership/owner";
 
 const USAGE = "Usage: kiln mcp   (serves the tools over MCP on stdin/stdout; KILN_TOOLS=group,... limits them)";
 
@@ -32,10 +32,12 @@ export async function mcpCommand(args: string[]): Promise<number> {
   try {
     tools = selectTools(process.env.KILN_TOOLS);
     const config = loadConfig();
-    const service = runningService(config.home);
-    if (service) {
-      console.error(`kiln mcp: the Kiln service (pid ${service.pid}) serves this project; forwarding to ${service.url}/mcp`);
-      await bridgeToService(service.url, tools, config.token, ended);
+    // One process at a time owns the project (server/ownership): forward to the owner's URL.
+    const claim = await tryClaimProject(config, thisCommand());
+    if ("error" in claim) {
+      if (!claim.owner?.url) throw claim.error;
+      console.error(`kiln mcp: the Kiln service (pid ${claim.owner.pid}) serves this project; forwarding to ${claim.owner.url}/mcp`);
+      await bridgeToService(claim.owner.url, tools, config.token, ended);
       return 0;
     }
     kiln = await getKiln();

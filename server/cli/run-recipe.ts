@@ -6,21 +6,22 @@
  * - `--server <url>`: the service runs it (run_recipe {yaml, file, wait: false}; KILN_TOKEN is
  *   sent when set), so the run is in its history with source cli; the CLI follows it with
  *   get_recipe_run, printing each step as it finishes, and Ctrl-C calls cancel_recipe_run;
- * - else, when `.kiln/service.json` names a live service of this project: the same, with a note
- *   on stderr (an in-process run would change the database behind the service's memory);
- * - else in-process: the project's database opened here, the run recorded in RecipeRun.
+ * - else, when another process owns the project (server/ownership) and serves it at a URL
+ *   (`.kiln/service.json`): the same, with a note on stderr (an in-process run would change the
+ *   database behind the service's memory); an owner that serves no URL: exit 3;
+ * - else in-process, owning the project meanwhile: its database opened here, the run recorded
+ *   in RecipeRun.
  * Exit codes: 0 succeeded (failed on_error: continue steps included), 1 the run failed (a stop
  * step failed, it was interrupted or broke off), 2 invalid recipe or usage,
  * 3 the run could not start (service unreachable or refusing, project data cannot be opened).
  */
 import { readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   DEFAULT_PARSE_LIMITS, parseVarAssignment, validateRecipe,
   type Recipe, type RecipeRun, type RunEvent, type VariableValue,
 } from "../recipes";
 import { formatIssues, painter, stepPrinter, summaryLines } from "./recipe-output";
-import { SERVICE_FILE, runningService } from "./service-file";
 import { toolClient } from "./tool-client";
 
 const USAGE = `Usage: kiln --run-recipe <file> [--var name=value]... [--json] [--server <url>]
@@ -129,23 +130,25 @@ export async function runRecipeCommand(args: string[]): Promise<number> {
 
   let server = options.server;
   if (!server) {
+    // Claim the project, or find who owns it: one process at a time may change its data.
     const { loadConfig } = await import("../config");
-    let home: string;
+    const { thisCommand, tryClaimProject } = await import("../ownership/owner");
+    let claim: Awaited<ReturnType<typeof tryClaimProject>>;
     try {
-      home = loadConfig().home;
+      claim = await tryClaimProject(loadConfig(), thisCommand());
     } catch (error) {
-      console.error(`kiln: ${(error as Error).message}`);
-      return 2;
+      console.error(`kiln: cannot open the project's data: ${(error as Error).message}`);
+      return 3;
     }
-    const service = runningService(home);
-    const found = service && (await withClient(service.url, (client) => client.probe()));
-    if (service && found?.problem === "unreachable") {
-      console.error(`kiln: ${join(home, SERVICE_FILE)} names pid ${service.pid}, but ${found.message}; running in-process`);
-    } else if (service) {
-      // A service that answers but refuses (say, a token is needed) still owns the project's
-      // state: fail below rather than change the database behind it.
-      server = service.url;
-      console.error(`kiln: the Kiln service (pid ${service.pid}) serves this project at ${server}; running the recipe there (--server chooses another)`);
+    if ("error" in claim) {
+      if (!claim.owner?.url) {
+        console.error(`kiln: ${claim.error.message}`);
+        return 3;
+      }
+      // Even a service that refuses (say, a token is needed) owns the project's state: fail
+      // below rather than change the database behind it.
+      server = claim.owner.url;
+      console.error(`kiln: the Kiln service (pid ${claim.owner.pid}) serves this project at ${server}; running the recipe there (--server chooses another)`);
     }
   }
   if (server) return withClient(server, (client) => execute(recipe, options, server!, { client, text }));

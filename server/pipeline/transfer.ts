@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { storageError } from "../db/storage-errors";
 import { invalid, isKilnError, KilnError } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
@@ -70,11 +71,19 @@ async function runTransfer(
   const id = randomUUID();
   const base = { source_app: req.source_app, target_app: req.target_app, asset: req.asset, format };
   await kiln.db.transfer.create({
-    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running" },
+    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running", stage: "exporting" },
   });
   const active = activeTransfers();
   const progress = { transfer_id: id, ...base, started_at: new Date().toISOString(), stage: "exporting" };
   active.set(id, progress);
+  // The stage is recorded as the transfer goes, so one cut off by a crash can be marked
+  // interrupted where it was (server/ownership/interrupted.ts). Not awaited: the transfer goes
+  // on; the final write waits for these, so they never land after it.
+  let stageWrites: Promise<unknown> = Promise.resolve();
+  const enter = (stage: string) => {
+    progress.stage = stage;
+    stageWrites = stageWrites.then(() => kiln.db.transfer.update({ where: { id }, data: { stage } })).catch(() => undefined);
+  };
   let written: FileInfo[] = [];
   let mark = performance.now();
   const lap = () => {
@@ -97,14 +106,14 @@ async function runTransfer(
       // Encoding, writing, reading back, decoding and planning run on the worker pool (worker/pool.ts).
       const worked = await runInWorker({ kind: "encode", format, scene: exported.scene, baseName: fileStem(asset.root.name), dir });
       if ("writeError" in worked) {
-        progress.stage = "writing";
+        enter("writing");
         throw new Error(worked.writeError);
       }
       written = worked.files;
       encoded = worked;
       lap();
     }
-    progress.stage = "importing";
+    enter("importing");
     // The target's objects come from the file on disk, not from the bytes still in memory.
     const side = Object.fromEntries(written.slice(1).map((f) => [path.basename(f.path), f.path]));
     const decoded = await runInWorker({ kind: "decode", format, main: written[0].path, side, app: req.target_app, groupName: asset.root.name });
@@ -119,6 +128,7 @@ async function runTransfer(
       exported: { objects: exported.objects, triangles: exported.triangles }, imported: imported.summary, warnings,
       duration_ms: Math.round(performance.now() - started), timings_ms: timings,
     };
+    await stageWrites;
     await kiln.db.transfer.update({
       where: { id },
       data: {
@@ -130,6 +140,7 @@ async function runTransfer(
   } catch (e) {
     const error = isKilnError(e) ? { code: e.code, message: e.message } : { code: "TRANSFER_FAILED", message: (e as Error).message ?? String(e) };
     const durationMs = Math.round(performance.now() - started);
+    await stageWrites;
     await kiln.db.transfer.update({
       where: { id },
       data: {
@@ -138,6 +149,8 @@ async function runTransfer(
       },
     }).catch(() => undefined); // the original failure is what the caller must see
     if (isKilnError(e)) throw new KilnError(e.code, e.message, e.status, { ...e.details, transfer_id: id });
+    const storage = storageError(e);
+    if (storage) throw new KilnError(storage.code, storage.message, storage.status, { ...storage.details, transfer_id: id, stage: progress.stage });
     console.error("kiln: transfer failed", e);
     throw new KilnError("TRANSFER_FAILED", `The transfer failed while ${progress.stage}: ${error.message}`, 500, { transfer_id: id, stage: progress.stage });
   } finally {

@@ -144,6 +144,7 @@ async function finishRun(
         signal,
         onStep: (event) => {
           if (event.type === "step_finished") recorder.step(event.step);
+          else recorder.started({ index: event.index, id: event.step.id, name: event.step.name, tool: event.step.tool });
           options.onStep?.(event);
         },
       }),

@@ -4,8 +4,10 @@
  * finished so far, so a client can poll get_recipe_run while a run is in progress.
  *
  * Invariants:
- * - `steps` holds a JSON document `{steps: StepRecord[], transaction?, error?}` (`error` only
- *   when the run broke off for a reason that is no step's, e.g. the database went away);
+ * - `steps` holds a JSON document `{steps: StepRecord[], current?, transaction?, error?}`:
+ *   `current` is the step in progress ({index, id, name, tool}), so a run cut off by a crash is
+ *   marked `interrupted` at that step at the next start (markInterruptedRuns); `error` only when
+ *   the run broke off for a reason that is no step's (the database went away, a crash);
  * - progress writes are throttled (at most one in flight, at least PROGRESS_INTERVAL_MS apart)
  *   and never block a step; the final write waits for them and always carries every step;
  * - a step result larger than MAX_STORED_RESULT bytes of JSON is stored as
@@ -24,11 +26,14 @@ export interface StoredRun {
   recipe: string;
   source: string | null;
   path: string | null;
-  status: "running" | "succeeded" | "failed";
+  /** `interrupted`: the process died during the run (set at the next start). */
+  status: "running" | "succeeded" | "failed" | "interrupted";
   variables: Record<string, VariableValue>;
   steps: StepRecord[];
   transaction?: RunTransaction & { id?: string };
   error?: StepError;
+  /** Where an `interrupted` run was cut off (`id`/`name`/`tool` null when not recorded in time). */
+  interrupted_at?: { index: number; id: string | null; name: string | null; tool: string | null };
   started_at: string;
   duration_ms: number | null;
 }
@@ -53,9 +58,11 @@ export class RunRecorder {
   private parts: string[] = [];
   private writing: Promise<void> = Promise.resolve();
   private inFlight = false;
-  private lastWrite = performance.now();
-  private started = performance.now();
+  // The first step's start is written at once: a run killed in its first 200 ms still says where.
+  private lastWrite = -Infinity;
+  private startedAt = performance.now();
   private failure: unknown;
+  private current: CurrentStep | undefined;
 
   private constructor(private db: Db, readonly id: string) {}
 
@@ -67,19 +74,30 @@ export class RunRecorder {
     return new RunRecorder(db, run.id);
   }
 
-  private document(extra: { transaction?: unknown; error?: unknown } = {}): string {
+  private document(extra: { current?: CurrentStep; transaction?: unknown; error?: unknown } = {}): string {
     const tail = Object.entries(extra).filter(([, v]) => v !== undefined).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`);
     return `{"steps":[${this.parts.join(",")}]${tail.join("")}}`;
+  }
+
+  /** Records the step now running (written with the next progress write). */
+  started(step: CurrentStep): void {
+    this.current = step;
+    this.progress();
   }
 
   /** Records a finished step; writes progress when the last write is old enough. */
   step(record: StepRecord): void {
     this.parts.push(storedStep(record));
+    this.current = undefined;
+    this.progress();
+  }
+
+  private progress(): void {
     const now = performance.now();
     if (this.inFlight || now - this.lastWrite < PROGRESS_INTERVAL_MS) return;
     this.inFlight = true;
     this.lastWrite = now;
-    const steps = this.document();
+    const steps = this.document({ current: this.current });
     this.writing = this.db.recipeRun
       .update({ where: { id: this.id }, data: { steps } })
       .then(() => undefined, (error) => void (this.failure ??= error))
@@ -101,7 +119,7 @@ export class RunRecorder {
     await this.writing;
     await this.db.recipeRun.update({
       where: { id: this.id },
-      data: { status: "failed", steps: this.document({ error }), durationMs: Math.round(performance.now() - this.started) },
+      data: { status: "failed", steps: this.document({ error }), durationMs: Math.round(performance.now() - this.startedAt) },
     });
   }
 
@@ -111,12 +129,36 @@ export class RunRecorder {
   }
 }
 
+/** A step in progress, as the run's document records it. */
+export interface CurrentStep { index: number; id: string; name: string; tool: string }
+
+/**
+ * Marks the runs left `running` by a process that died (only the project's owner calls this, at
+ * start, so none of them is really running) as `interrupted`, with the step they reached: the
+ * recorded step in progress, or else the first step with no record (progress is written at most
+ * every 200 ms, so the last one or two finished steps may be missing). Returns how many.
+ */
+export async function markInterruptedRuns(db: Db): Promise<number> {
+  const rows = await db.recipeRun.findMany({ where: { status: "running" }, select: { id: true, steps: true } });
+  for (const row of rows) {
+    const doc = parseDocument(row.steps) as ReturnType<typeof parseDocument> & { current?: CurrentStep };
+    const index = Math.max(doc.current?.index ?? 0, doc.steps.length);
+    const known = doc.current?.index === index ? doc.current : undefined;
+    const step = { index, id: known?.id ?? null, name: known?.name ?? null, tool: known?.tool ?? null };
+    const what = known ? `step ${index + 1} ("${known.name}", ${known.tool})` : `step ${index + 1}`;
+    const error: StepError = { code: "INTERRUPTED", message: `The Kiln process stopped (crash or kill) during ${what}; the run was cut off there.`, details: { step } };
+    const { current: _current, ...rest } = doc;
+    await db.recipeRun.update({ where: { id: row.id }, data: { status: "interrupted", steps: JSON.stringify({ ...rest, interrupted_at: step, error }) } });
+  }
+  return rows.length;
+}
+
 /** Deletes the row of a run that turned out not to start (its recipe did not compile). */
 export async function discardRun(db: Db, id: string): Promise<void> {
   await db.recipeRun.delete({ where: { id } }).catch(() => undefined);
 }
 
-function parseDocument(text: string): { steps: StepRecord[]; transaction?: StoredRun["transaction"]; error?: StepError } {
+function parseDocument(text: string): { steps: StepRecord[]; transaction?: StoredRun["transaction"]; error?: StepError; interrupted_at?: StoredRun["interrupted_at"] } {
   try {
     const doc = JSON.parse(text) as unknown;
     if (Array.isArray(doc)) return { steps: doc as StepRecord[] };
@@ -145,6 +187,7 @@ function toStored(row: Row): StoredRun {
     steps: doc.steps,
     ...(doc.transaction ? { transaction: doc.transaction } : {}),
     ...(doc.error ? { error: doc.error } : {}),
+    ...(doc.interrupted_at ? { interrupted_at: doc.interrupted_at } : {}),
     started_at: row.startedAt.toISOString(),
     duration_ms: row.durationMs,
   };

@@ -46,7 +46,10 @@ const runOut = z.object({
 });
 const storedRunFields = {
   run_id: z.string(), recipe: z.string(), source: z.string().nullable(), path: z.string().nullable(),
-  status: z.enum(["running", "succeeded", "failed"]), transaction: transactionOut.optional(), error: stepOut.shape.error,
+  status: z.enum(["running", "succeeded", "failed", "interrupted"]).meta({ description: "interrupted: the Kiln process stopped during the run (marked at its next start)" }),
+  transaction: transactionOut.optional(), error: stepOut.shape.error,
+  interrupted_at: z.object({ index: z.number(), id: z.string().nullable(), name: z.string().nullable(), tool: z.string().nullable() }).optional()
+    .meta({ description: "Where an interrupted run was cut off: the step index (0-based) and, when recorded in time, its id, name and tool." }),
   started_at: z.string(), duration_ms: z.number().nullable(),
 };
 const entryOut = z.object({

@@ -6,12 +6,59 @@
  * nobody points at any more, recursively. This is how delete_version reclaims storage.
  */
 import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/sqlite/client";
 import { EMPTY_ROOT, parseNode, type NodeSource, type StoredObject, type TreeNode } from "./tree";
 
 type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 const CHUNK = 500;
-const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+const chunks = <T>(xs: T[], size = CHUNK) => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
+
+// Writes go as raw multi-row statements, a few thousand rows each: a first save of a big scene
+// inserts every record, and per-row or 500-row query-builder calls cost more than the rows.
+// Sizes stay under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
+const LOOKUP_ROWS = 5000;
+const INSERT_ROWS = 2000;
+const inList = (hashes: string[]) => Prisma.join(hashes);
+/**
+ * Lets other clients in between statements: SQLite's driver runs a statement synchronously and
+ * resolves at once, so a chain of awaited statements would otherwise hold the event loop for the
+ * whole of a big save.
+ */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type NewObject = { hash: string; data: string; refs: number; children: string };
+
+async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunks(hashes, LOOKUP_ROWS)) {
+    const rows = await tx.$queryRaw<{ hash: string }[]>(Prisma.sql`SELECT "hash" FROM "SnapshotObject" WHERE "hash" IN (${inList(part)})`);
+    for (const r of rows) found.add(r.hash);
+    if (hashes.length > LOOKUP_ROWS) await pause();
+  }
+  return found;
+}
+
+async function insertObjects(tx: Tx, objects: NewObject[]): Promise<void> {
+  for (const part of chunks(objects, INSERT_ROWS)) {
+    const values = part.map((o) => Prisma.sql`(${o.hash}, ${o.data}, ${o.refs}, ${o.children})`);
+    await tx.$executeRaw(Prisma.sql`INSERT INTO "SnapshotObject" ("hash", "data", "refs", "children") VALUES ${Prisma.join(values)}`);
+    if (objects.length > INSERT_ROWS) await pause();
+  }
+}
+
+/** Adds `by` (negative to subtract) to the reference count of each object, grouped by amount. */
+async function addToRefs(tx: Tx, byAmount: Map<number, string[]>): Promise<void> {
+  for (const [by, hashes] of byAmount)
+    for (const part of chunks(hashes, LOOKUP_ROWS))
+      await tx.$executeRaw(Prisma.sql`UPDATE "SnapshotObject" SET "refs" = "refs" + ${by} WHERE "hash" IN (${inList(part)})`);
+}
+
+const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+};
 
 /** Caches parsed nodes by hash: content-addressed data never changes, so the cache never goes stale. */
 export class ObjectStore {
@@ -74,17 +121,13 @@ export class ObjectStore {
     const byHash = new Map(created.map((o) => [o.hash, o]));
     let pending = countAll(roots);
     while (pending.size) {
-      const existing = new Set<string>();
-      for (const part of chunks([...pending.keys()])) {
-        const rows = await tx.snapshotObject.findMany({ where: { hash: { in: part } }, select: { hash: true } });
-        for (const r of rows) existing.add(r.hash);
-      }
+      const existing = await existingHashes(tx, [...pending.keys()]);
       const next = new Map<string, number>();
-      const inserts: { hash: string; data: string; refs: number; children: string }[] = [];
+      const inserts: NewObject[] = [];
       const increments = new Map<number, string[]>();
       for (const [hash, n] of pending) {
         if (existing.has(hash)) {
-          increments.set(n, [...(increments.get(n) ?? []), hash]);
+          push(increments, n, hash);
           continue;
         }
         const obj = byHash.get(hash);
@@ -92,9 +135,8 @@ export class ObjectStore {
         inserts.push({ hash, data: obj.data, refs: n, children: JSON.stringify(obj.children) });
         for (const c of obj.children) next.set(c, (next.get(c) ?? 0) + 1);
       }
-      for (const part of chunks(inserts)) await tx.snapshotObject.createMany({ data: part });
-      for (const [n, hashes] of increments)
-        for (const part of chunks(hashes)) await tx.snapshotObject.updateMany({ where: { hash: { in: part } }, data: { refs: { increment: n } } });
+      await insertObjects(tx, inserts);
+      await addToRefs(tx, increments);
       pending = next;
     }
   }
@@ -105,19 +147,21 @@ export class ObjectStore {
     let deleted = 0;
     while (pending.size) {
       const next = new Map<string, number>();
-      for (const part of chunks([...pending.keys()])) {
-        const rows = await tx.snapshotObject.findMany({ where: { hash: { in: part } }, select: { hash: true, refs: true, children: true } });
+      for (const part of chunks([...pending.keys()], LOOKUP_ROWS)) {
+        const rows = await tx.$queryRaw<{ hash: string; refs: number | bigint; children: string }[]>(
+          Prisma.sql`SELECT "hash", "refs", "children" FROM "SnapshotObject" WHERE "hash" IN (${inList(part)})`,
+        );
         const doomed: string[] = [];
         const decrements = new Map<number, string[]>();
         for (const r of rows) {
           const n = pending.get(r.hash)!;
-          if (r.refs - n <= 0) {
+          if (Number(r.refs) - n <= 0) {
             doomed.push(r.hash);
             for (const c of JSON.parse(r.children) as string[]) next.set(c, (next.get(c) ?? 0) + 1);
-          } else decrements.set(n, [...(decrements.get(n) ?? []), r.hash]);
+          } else push(decrements, -n, r.hash);
         }
-        if (doomed.length) await tx.snapshotObject.deleteMany({ where: { hash: { in: doomed } } });
-        for (const [n, hashes] of decrements) await tx.snapshotObject.updateMany({ where: { hash: { in: hashes } }, data: { refs: { decrement: n } } });
+        for (const gone of chunks(doomed, LOOKUP_ROWS)) await tx.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "hash" IN (${inList(gone)})`);
+        await addToRefs(tx, decrements);
         deleted += doomed.length;
       }
       pending = next;

@@ -7,25 +7,53 @@ import { IndexedState } from "../scene/indexed-state";
 import type { SceneEntity } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
-import { recordObject, treeEntries, updateTree, type StoredObject } from "./tree";
+import { recordObject, treeEntries, updateTree, updateTreeInSlices, type StoredObject } from "./tree";
+
+/**
+ * Serialised and hashed records, by record object. Records are immutable (the scene core
+ * replaces a record rather than changing it), so a record hashed once never needs it again:
+ * the next snapshot hashes only what changed since the last one.
+ */
+const hashed = new WeakMap<SceneEntity, StoredObject>();
+
+function hashedRecord(record: SceneEntity): StoredObject {
+  let obj = hashed.get(record);
+  if (!obj) hashed.set(record, (obj = recordObject(record)));
+  return obj;
+}
+
+/** How long hashing runs before it lets other work in (a big save must not stall other clients). */
+const SLICE_MS = 8;
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The snapshot of the working state: the base snapshot updated with the dirty records only,
- * so hashing costs what changed, not the size of the scene.
+ * so hashing costs what changed, not the size of the scene. Works in slices of SLICE_MS with
+ * pauses between them; a caller that must see one consistent state runs it inside
+ * `workspace.exclusive` (no write can land during a pause then).
  */
-export function snapshotWorking(ws: Workspace, store: ObjectStore): { root: string; created: StoredObject[] } {
+export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promise<{ root: string; created: StoredObject[] }> {
   const changes = new Map<string, string | null>();
   const records: StoredObject[] = [];
-  for (const id of ws.dirty) {
-    const record = ws.state.get(id);
+  let sliceStart = performance.now();
+  const state = ws.state;
+  for (const id of [...ws.dirty]) {
+    const record = state.get(id);
     if (!record) changes.set(id, null);
     else {
-      const obj = recordObject(record);
+      const obj = hashedRecord(record);
       records.push(obj);
       changes.set(id, obj.hash);
     }
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await pause();
+      sliceStart = performance.now();
+    }
   }
-  const { root, created } = updateTree(ws.baseRoot, changes, store.node);
+  const big = changes.size > 2000;
+  const { root, created } = big
+    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, pause)
+    : updateTree(ws.baseRoot, changes, store.node);
   store.remember(created);
   return { root, created: [...records, ...created] };
 }

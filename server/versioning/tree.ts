@@ -6,7 +6,7 @@
  * Changing one record rewrites one leaf and DEPTH internal nodes (~3 KB), so storage grows with
  * what changed, not with the scene; equal subtrees are shared between all versions.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalJson } from "../scene/canonical-json";
 import type { SceneEntity } from "../scene/types";
 
@@ -19,9 +19,9 @@ export type TreeNode =
 /** A stored object: a tree node or a record, by its content hash. */
 export interface StoredObject { hash: string; data: string; children: string[]; node?: TreeNode }
 
-/** 128-bit hex content hash. */
+/** 128-bit hex content hash. (crypto.hash: one call, no Hash object per record.) */
 export function contentHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+  return hash("sha256", text, "hex").slice(0, 32);
 }
 
 const pathCache = new Map<string, string>();
@@ -29,7 +29,7 @@ const pathCache = new Map<string, string>();
 export function recordPath(id: string): string {
   let p = pathCache.get(id);
   if (!p) {
-    p = createHash("sha256").update(id).digest("hex").slice(0, DEPTH);
+    p = hash("sha256", id, "hex").slice(0, DEPTH);
     if (pathCache.size > 200_000) pathCache.clear();
     pathCache.set(id, p);
   }
@@ -63,13 +63,44 @@ export type NodeSource = (hash: string) => TreeNode;
  * Returns the new root and the nodes it created; untouched subtrees are reused by hash.
  */
 export function updateTree(root: string, changes: Map<string, string | null>, get: NodeSource): { root: string; created: StoredObject[] } {
+  const steps = rebuildTree(root, changes, get);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * updateTree for big change sets: pauses between the root's subtrees (1/16 of the work each),
+ * so that other clients are served meanwhile. `get` must stay valid across the pauses.
+ */
+export async function updateTreeInSlices(root: string, changes: Map<string, string | null>, get: NodeSource, pause: () => Promise<void>): Promise<{ root: string; created: StoredObject[] }> {
+  const steps = rebuildTree(root, changes, get);
+  let step = steps.next();
+  while (!step.done) {
+    await pause();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+function* rebuildTree(root: string, changes: Map<string, string | null>, get: NodeSource): Generator<void, { root: string; created: StoredObject[] }> {
   const created: StoredObject[] = [];
-  // Group the changes by trie path, then rebuild each touched path bottom-up.
+  // Group the changes by trie path, and index which digits follow each prefix, so that each
+  // touched path is rebuilt bottom-up once and untouched ones are never visited.
   const byPath = new Map<string, [string, string | null][]>();
+  const next = new Map<string, Set<string>>();
   for (const [id, hash] of changes) {
     const p = recordPath(id);
     let list = byPath.get(p);
-    if (!list) byPath.set(p, (list = []));
+    if (!list) {
+      byPath.set(p, (list = []));
+      for (let d = 0; d < DEPTH; d++) {
+        const prefix = p.slice(0, d);
+        let digits = next.get(prefix);
+        if (!digits) next.set(prefix, (digits = new Set()));
+        digits.add(p[d]);
+      }
+    }
     list.push([id, hash]);
   }
   const rebuild = (hash: string | undefined, depth: number, prefix: string): string | undefined => {
@@ -85,22 +116,34 @@ export function updateTree(root: string, changes: Map<string, string | null>, ge
       return obj.hash;
     }
     const children = { ...(hash ? (get(hash) as Extract<TreeNode, { kind: "node" }>).children : {}) };
-    const digits = new Set<string>();
-    for (const p of byPath.keys()) if (p.startsWith(prefix)) digits.add(p[depth]);
-    for (const d of digits) {
+    for (const d of next.get(prefix) ?? []) {
       const child = rebuild(children[d], depth + 1, prefix + d);
       if (child) children[d] = child;
       else delete children[d];
     }
+    return finishNode(children, depth);
+  };
+  const finishNode = (children: Record<string, string>, depth: number): string | undefined => {
     if (depth > 0 && Object.keys(children).length === 0) return undefined;
     const obj = nodeObject({ kind: "node", children });
     created.push(obj);
     return obj.hash;
   };
-  const next = byPath.size === 0 ? root : (rebuild(root, 0, "") ?? EMPTY_ROOT.hash);
+  let nextRoot = root;
+  if (byPath.size > 0) {
+    // The root's children one at a time, with a pause point between them.
+    const children = { ...(get(root) as Extract<TreeNode, { kind: "node" }>).children };
+    for (const d of next.get("") ?? []) {
+      const child = rebuild(children[d], 1, d);
+      if (child) children[d] = child;
+      else delete children[d];
+      yield;
+    }
+    nextRoot = finishNode(children, 0) ?? EMPTY_ROOT.hash;
+  }
   // Keep only the nodes the final tree uses; the same content may have been built twice.
   const unique = new Map(created.map((o) => [o.hash, o]));
-  return { root: next, created: [...unique.values()] };
+  return { root: nextRoot, created: [...unique.values()] };
 }
 
 /** Every (record id, record hash) of a tree. */

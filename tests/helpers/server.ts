@@ -53,10 +53,12 @@ export interface CallResult<T = any> { status: number; body: { ok: boolean; resu
 
 export interface KilnServer {
   url: string;
-  /** Process id of the running service (for its /proc/<pid>/status). */
-  readonly pid: number;
   home: string;
   env: Record<string, string>;
+  /** The PostgreSQL database's URL, when the service runs on one. */
+  databaseUrl?: string;
+  /** Process id of the running service (of its latest start). */
+  readonly pid: number;
   call<T = any>(tool: string, params?: unknown, init?: { method?: string; headers?: Record<string, string> }): Promise<CallResult<T>>;
   /** Result of a call that must succeed. */
   ok<T = any>(tool: string, params?: unknown): Promise<T>;
@@ -77,7 +79,9 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   const home = opts.home ?? mkdtempSync(path.join(tmpdir(), "kiln-test-"));
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let databaseUrl = opts.databaseUrl;
-  if (!databaseUrl && opts.provider === "postgresql") {
+  // KILN_TEST_PROVIDER=postgresql runs a suite written without a provider on PostgreSQL.
+  const provider = opts.provider ?? (process.env.KILN_TEST_PROVIDER as Provider | undefined);
+  if (!databaseUrl && provider === "postgresql") {
     pgDb = await createPgDatabase();
     databaseUrl = pgDb.url;
   }
@@ -115,8 +119,10 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   await launch();
 
   const server: KilnServer = {
-    url, home, env,
-    get pid() { return child.pid!; },
+    url, home, env, databaseUrl,
+    get pid() {
+      return child.pid!;
+    },
     async call(tool, params, init = {}) {
       const method = init.method ?? (params === undefined ? "POST" : "POST");
       let target = `${url}/tools/${tool}`;

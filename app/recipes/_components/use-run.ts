@@ -55,7 +55,8 @@ export function useRun() {
             setState({ phase: "running", runId, runs });
           } else {
             const message = run.error ? `${run.error.code}: ${run.error.message}` : undefined;
-            setState({ phase: run.status, runId, runs, durationMs: run.duration_ms ?? undefined, ...(message ? { message } : {}) });
+            // A run cut off by a crash is shown as failed; its error says it was interrupted.
+            setState({ phase: run.status === "interrupted" ? "failed" : run.status, runId, runs, durationMs: run.duration_ms ?? undefined, ...(message ? { message } : {}) });
             return;
           }
         } catch (e) {

@@ -28,7 +28,7 @@ export interface NodeRun {
 
 /** A run in progress or done, as get_recipe_run / run_recipe report it. */
 export interface RunSnapshot {
-  status: "running" | "succeeded" | "failed";
+  status: "running" | "succeeded" | "failed" | "interrupted";
   steps: readonly StepOutcome[];
 }
 

@@ -1,6 +1,6 @@
 /** take_screenshot: renders the active scene from its camera to a PNG under .kiln/screenshots. */
 import { createHash, randomUUID } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PNG } from "pngjs";
 import { z } from "zod";
@@ -39,7 +39,14 @@ export const takeScreenshot = defineTool({
       ? await liveRender(kiln, app, input.width, input.height, scene)
       : await kilnRender(kiln, app, input.width, input.height, scene, input.overlay ?? []);
     const id = randomUUID();
-    await writeFile(path.join(kiln.screenshotsDir, `${id}.png`), png);
+    const file = path.join(kiln.screenshotsDir, `${id}.png`);
+    try {
+      await writeFile(file, png, { flag: "wx" });
+    } catch (error) {
+      // A disk that filled up mid-write leaves part of a PNG: never leave it to be served.
+      await rm(file, { force: true });
+      throw error;
+    }
     return {
       id, app, scene, width, height, bytes: png.length, renderer,
       sha256: createHash("sha256").update(png).digest("hex"), url: `/screenshots/${id}.png`,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Transfer" ADD COLUMN     "stage" TEXT;
