@@ -266,7 +266,7 @@ describe("run history", () => {
   });
 
   it("shows a run in progress with the steps finished so far", async () => {
-    const shots = Array.from({ length: 6 }, (_, i) => `  - name: Shot ${i}\n    tool: take_screenshot\n    params: { width: 1600, height: 1600 }`);
+    const shots = Array.from({ length: 6 }, (_, i) => `  - name: Shot ${i}\n    tool: take_screenshot\n    params: { width: 900, height: 900 }`);
     projectRecipe("slow.yaml", `name: slow\ndescription: several big screenshots\nsteps:\n  - name: Ground\n    tool: create_gameobject\n    params: { name: SlowGround, type: Plane, scale: { x: 20, z: 20 } }\n${shots.join("\n")}\n`);
     const running = kiln.ok("run_recipe", { recipe: "slow" });
     const seen: number[] = [];
