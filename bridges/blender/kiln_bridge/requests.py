@@ -5,6 +5,7 @@ its result, or raises Refused with a message naming the field. Paths come from K
 its folders; here they are only checked to be absolute, of the right extension, and in an
 existing folder. Only Blender's own operators are called, by fixed names, never by a name sent.
 """
+import contextlib
 import os
 import tempfile
 
@@ -154,7 +155,10 @@ def export(msg):
             o.select_set(True, view_layer=view_layer)
         view_layer.objects.active = root
         view_layer.update()  # exporters read evaluated data: bring this scene up to date first
-        with bpy.context.temp_override(window=window, scene=scene, view_layer=view_layer) if window else bpy.context.temp_override(scene=scene, view_layer=view_layer):
+        # With a window, switching its scene is enough: Blender 3.4's glTF exporter crashes (segfault)
+        # under temp_override(scene=...) of a scene other than the window's, so only a window-less
+        # Blender gets the override.
+        with contextlib.nullcontext() if window else bpy.context.temp_override(scene=scene, view_layer=view_layer):
             if fmt == "fbx":
                 settings = dict(FBX_SETTINGS, use_mesh_modifiers=apply_modifiers, bake_anim=animations,
                                 object_types={"EMPTY", "MESH", "LIGHT", "OTHER"}, use_selection=True)
