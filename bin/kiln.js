@@ -38,7 +38,7 @@ async function serve() {
   const app = next({ dev: false, dir: root, hostname: host, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const server = createServer((req, res) => handle(req, res));
+  const server = createServer((req, res) => (malformedPath(req.url) ? refuseMalformedPath(res) : handle(req, res)));
   server.keepAliveTimeout = 65_000;
   server.listen(port, host, () => {
     const address = server.address();
@@ -49,6 +49,24 @@ async function serve() {
   const stop = () => server.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+}
+
+// Next.js answers a plain-text 500 when it cannot decode a path (`/tools/%ED%A0%80` is not UTF-8),
+// before any route runs: such a request is the client's error, so answer it here as one.
+function malformedPath(url = "/") {
+  const path = url.split("?")[0];
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function refuseMalformedPath(res) {
+  const body = JSON.stringify({ ok: false, error: { code: "INVALID_PATH", message: "The request path has a percent-escape that is not UTF-8." } });
+  res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  res.end(body);
 }
 
 // `.kiln/service.json` tells `kiln --run-recipe` that this project is being served, so it sends
