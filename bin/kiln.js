@@ -42,7 +42,7 @@ async function serve() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const ownership = await claiming;
-  const server = createServer((req, res) => handle(req, res));
+  const server = createServer((req, res) => (malformedPath(req.url) ? refuseMalformedPath(res) : handle(req, res)));
   server.keepAliveTimeout = 65_000;
   // Live applications connect over a WebSocket on this same port (docs/bridges.md). The endpoint is
   // TypeScript loaded through tsx; it shares the running Kiln through globalThis (server/runtime.ts).
@@ -75,4 +75,22 @@ async function ensureBuild() {
   const { build } = await import(pathToFileURL(join(root, "scripts/build.mjs")).href);
   const status = await build(false);
   if (status !== 0) process.exit(status);
+}
+
+// Next.js answers a plain-text 500 when it cannot decode a path (`/tools/%ED%A0%80` is not UTF-8),
+// before any route runs: such a request is the client's error, so answer it here as one.
+function malformedPath(url = "/") {
+  const path = url.split("?")[0];
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function refuseMalformedPath(res) {
+  const body = JSON.stringify({ ok: false, error: { code: "INVALID_PATH", message: "The request path has a percent-escape that is not UTF-8." } });
+  res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  res.end(body);
 }
