@@ -19,7 +19,7 @@ describe("INVALID_PARAMS wording", () => {
     ["take_screenshot", { width: 8, height: 100 }, "width", 'Parameter "width": expected whole number from 16 to 4096, not 8.'],
     ["create_material", { name: "M", color: { r: 0, g: 0, b: 0 }, colour: 1 }, "colour", 'Unknown parameter "colour" (did you mean "color"?).'],
     ["set_camera", { fov: 500 }, "fov", 'Parameter "fov": expected number > 1 and < 179, not 500.'],
-    ["create_gameobject", { name: "A", type: "Cube", position: { x: [1] } }, "position.x", 'Parameter "position.x": expected number, not a list.'],
+    ["create_gameobject", { name: "A", type: "Cube", position: { x: [1] } }, "position.x", 'Parameter "position.x": expected number from -1000000000 to 1000000000, not a list.'],
     ["run_recipe", { recipe: "a", variables: { v: null } }, "variables.v", 'Parameter "variables.v": expected string of at most 100000 characters or number or true or false, not null.'],
     ["list_branches", "nope", "", 'The parameters must be a JSON object (object of name: value), not "nope".'],
   ])("%s %j", async (tool, input, path, message) => {

@@ -8,11 +8,21 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { isLoopbackHost } from "../config";
-import { getKiln, type Kiln } from "../runtime";
+import type { Kiln } from "../runtime";
 import { MAX_FRAME } from "./protocol";
 import { BridgeSession } from "./session";
 
 export const BRIDGE_PATH = "/bridge";
+
+/**
+ * The running Kiln, which Next.js's instrumentation starts (server/runtime.ts keeps it on
+ * globalThis). Read from there, not imported: bin/kiln.js loads this file through tsx, and
+ * importing the runtime would compile a second copy of the whole server at every start.
+ */
+function runningKiln(): Promise<Kiln> {
+  const started = (globalThis as Record<symbol, Promise<Kiln> | undefined>)[Symbol.for("kiln.runtime")];
+  return started ?? Promise.reject(new Error("Kiln has not started"));
+}
 
 function matches(given: string, expected: string | undefined): boolean {
   if (!expected) return false;
@@ -47,7 +57,7 @@ export function attachBridgeEndpoint(server: Server): () => void {
     void (async () => {
       let kiln: Kiln;
       try {
-        kiln = await getKiln();
+        kiln = await runningKiln();
       } catch {
         return reject(socket, 503, "Kiln is not running");
       }
