@@ -4,9 +4,10 @@ export async function register() {
     const { getKiln } = await import("./server/runtime");
     try {
       await getKiln();
-      // The pipeline's worker thread loads its readers now rather than during the first import.
+      // The pipeline's worker thread loads its readers before the first import arrives, but only
+      // once start-up has settled: on a small machine it would otherwise compete with the first answers.
       const { warmPool } = await import("./server/pipeline/worker/pool");
-      warmPool();
+      setTimeout(warmPool, 5000).unref();
     } catch (e) {
       // A service that cannot open its data must not answer as if it could.
       console.error("kiln: could not start:", e);

@@ -45,10 +45,19 @@ async function serve() {
   const server = createServer((req, res) => (malformedPath(req.url) ? refuseMalformedPath(res) : handle(req, res)));
   server.keepAliveTimeout = 65_000;
   // Live applications connect over a WebSocket on this same port (docs/bridges.md). The endpoint is
-  // TypeScript loaded through tsx; it shares the running Kiln through globalThis (server/runtime.ts).
-  const { tsImport } = await import("tsx/esm/api");
-  const { attachBridgeEndpoint } = await tsImport(pathToFileURL(join(root, "server/bridges/endpoint.ts")).href, import.meta.url);
-  const closeBridges = attachBridgeEndpoint(server);
+  // TypeScript loaded through tsx on the first upgrade (a service no app connects to never pays for
+  // it); it shares the running Kiln through globalThis (server/runtime.ts).
+  let bridge;
+  const loadBridge = () => (bridge ??= import("tsx/esm/api")
+    .then(({ tsImport }) => tsImport(pathToFileURL(join(root, "server/bridges/endpoint.ts")).href, import.meta.url))
+    .then(({ createBridgeEndpoint }) => createBridgeEndpoint()));
+  server.on("upgrade", (req, socket, head) => {
+    loadBridge().then((endpoint) => endpoint.handleUpgrade(req, socket, head), (e) => {
+      console.error("kiln: the bridge endpoint could not load:", e);
+      socket.destroy();
+    });
+  });
+  const closeBridges = () => void bridge?.then((endpoint) => endpoint.close(), () => undefined);
   server.listen(port, host, () => {
     const address = server.address();
     const shown = typeof address === "object" && address ? address.port : port;

@@ -1,10 +1,11 @@
 /**
  * `/bridge`: the WebSocket endpoint live applications connect to, on the service's own port
- * (docs/bridges.md, "Who connects to whom"). bin/kiln.js hands it every HTTP upgrade. Requests are
+ * (docs/bridges.md, "Who connects to whom"). bin/kiln.js loads it on the first HTTP upgrade and
+ * hands it every upgrade. Requests are
  * checked before the upgrade: no browser (Origin), loopback Host and peer, the bridge token.
  */
 import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { isLoopbackHost } from "../config";
@@ -50,25 +51,27 @@ export function refuseUpgrade(req: IncomingMessage, kiln: Kiln): { status: numbe
   return null;
 }
 
-/** Serves the bridge endpoint on an HTTP server; returns what closes its connections (shutdown). */
-export function attachBridgeEndpoint(server: Server): () => void {
+/** The bridge endpoint: what to do with an HTTP upgrade, and closing every connection (shutdown). */
+export function createBridgeEndpoint(): { handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void; close: () => void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME });
-  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    void (async () => {
-      let kiln: Kiln;
-      try {
-        kiln = await runningKiln();
-      } catch {
-        return reject(socket, 503, "Kiln is not running");
-      }
-      const refusal = refuseUpgrade(req, kiln);
-      if (refusal) return reject(socket, refusal.status, refusal.message);
-      wss.handleUpgrade(req, socket, head, (ws) => void kiln.live.accept(new BridgeSession(ws)));
-    })();
-  });
-  return () => {
-    for (const ws of wss.clients) ws.close(1001, "Kiln is stopping");
-    wss.close();
+  return {
+    handleUpgrade(req, socket, head) {
+      void (async () => {
+        let kiln: Kiln;
+        try {
+          kiln = await runningKiln();
+        } catch {
+          return reject(socket, 503, "Kiln is not running");
+        }
+        const refusal = refuseUpgrade(req, kiln);
+        if (refusal) return reject(socket, refusal.status, refusal.message);
+        wss.handleUpgrade(req, socket, head, (ws) => void kiln.live.accept(new BridgeSession(ws)));
+      })();
+    },
+    close() {
+      for (const ws of wss.clients) ws.close(1001, "Kiln is stopping");
+      wss.close();
+    },
   };
 }
 
