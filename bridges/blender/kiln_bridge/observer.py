@@ -21,6 +21,9 @@ FULL_SCAN = 0.1
 # A full scan costs about 25 us per object; with thousands of objects the periodic one is spaced
 # out so that it never takes more than a fifth of the main thread.
 MAX_SHARE = 0.2
+# While Kiln's requests stream in (a recipe), the periodic scan only looks for what the depsgraph
+# cannot report (deletions, renames): it may take a smaller share, so each step stays cheap.
+BUSY_SHARE = 0.05
 
 
 class Observer:
@@ -62,9 +65,10 @@ class Observer:
             # Scene, collection, world and action updates come with almost any change; what they
             # could mean for records (a renamed or switched scene) the periodic full scan finds.
 
-    def due(self, now):
+    def due(self, now, busy=False):
         gap = now - self.last_scan
-        if now - self.last_full >= self.full_interval or (self.other and gap >= MIN_GAP):
+        interval = self.full_interval * (MAX_SHARE / BUSY_SHARE) if busy else self.full_interval
+        if now - self.last_full >= interval or (self.other and gap >= MIN_GAP):
             return "full"
         if self.objects and gap >= MIN_GAP:
             return "objects"

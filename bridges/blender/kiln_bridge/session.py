@@ -27,6 +27,7 @@ SILENCE = 30.0  # seconds without any frame from Kiln: the connection is dead
 # connect to a loopback port costs next to nothing.
 BACKOFF_MIN, BACKOFF_MAX = 0.25, 1.5
 ALREADY_CONNECTED_WAIT = 5.0
+BUSY_WINDOW = 0.05  # Kiln sent a request this recently: a recipe or a client is streaming changes
 
 
 def log(*args):
@@ -43,6 +44,7 @@ class Session:
         self.backoff = BACKOFF_MIN
         self.next_attempt = 0.0
         self.last_rx = 0.0
+        self.last_request = 0.0  # when Kiln's last request arrived (the loop defers evaluation meanwhile)
         self.project = None
         self.session_id = None
         self.last_seq = None
@@ -279,6 +281,7 @@ class Session:
             log(self.last_error)
 
     def _request(self, msg):
+        self.last_request = time.monotonic()
         rid, t = msg["id"], msg.get("type")
         handler = {"apply": self._apply, "render": self._render, "save": self._save, "export": self._export,
                    "dump": self._dump}.get(t)
@@ -364,7 +367,7 @@ class Session:
             # for a full scan on every request (the periodic one finds the rest).
             mode = "full" if obs.other else ("objects" if obs.objects else None)
         else:
-            mode = obs.due(now)
+            mode = obs.due(now, busy=now - self.last_request < BUSY_WINDOW)
         if mode is None:
             return
         if self.state == "hello":
