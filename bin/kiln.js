@@ -31,8 +31,7 @@ async function serve() {
   // Claimed while Next.js loads (neither waits for the other); nothing listens before it is ours.
   let claimed;
   globalThis[Symbol.for("kiln.ownership.launcher")] = new Promise((resolve) => (claimed = resolve));
-  const claiming = import("tsx/esm/api")
-    .then(({ tsImport }) => tsImport(pathToFileURL(join(root, "server/ownership/serve.ts")).href, import.meta.url))
+  const claiming = loadLauncherModule("ownership-serve", "server/ownership/serve.ts")
     .then(({ claimForService }) => claimForService())
     .finally(() => claimed());
   await ensureBuild();
@@ -48,8 +47,7 @@ async function serve() {
   // TypeScript loaded through tsx on the first upgrade (a service no app connects to never pays for
   // it); it shares the running Kiln through globalThis (server/runtime.ts).
   let bridge;
-  const loadBridge = () => (bridge ??= import("tsx/esm/api")
-    .then(({ tsImport }) => tsImport(pathToFileURL(join(root, "server/bridges/endpoint.ts")).href, import.meta.url))
+  const loadBridge = () => (bridge ??= loadLauncherModule("bridge-endpoint", "server/bridges/endpoint.ts")
     .then(({ createBridgeEndpoint }) => createBridgeEndpoint()));
   server.on("upgrade", (req, socket, head) => {
     loadBridge().then((endpoint) => endpoint.handleUpgrade(req, socket, head), (e) => {
@@ -74,6 +72,21 @@ async function serve() {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+}
+
+/**
+ * A TypeScript module the launcher runs outside Next.js: compiled by the build (scripts/build.mjs)
+ * when there is one, else through tsx (a first start, before anything was built).
+ */
+async function loadLauncherModule(name, source) {
+  const built = join(root, process.env.KILN_NEXT_DIST || ".next", "kiln-launcher", `${name}.mjs`);
+  if (existsSync(built)) return import(pathToFileURL(built).href);
+  const { tsImport } = await import("tsx/esm/api");
+  const loaded = await tsImport(pathToFileURL(join(root, source)).href, import.meta.url);
+  // tsx turns source maps on for the whole process; left on, Node parses the source map of every
+  // Next.js module loaded after it.
+  process.setSourceMapsEnabled(false);
+  return loaded;
 }
 
 // Builds once when there is no production build. Rebuilding after a source change is `npm start`'s

@@ -83,6 +83,23 @@ async function lock() {
 }
 
 /**
+ * The TypeScript that bin/kiln.js runs outside Next.js (the ownership claim before serving, the
+ * bridge endpoint on the first WebSocket upgrade), compiled once here with esbuild: loading them
+ * through tsx at run time costs ~0.4 s of a start on registering its loader alone.
+ */
+export const LAUNCHER_MODULES = { "ownership-serve": "server/ownership/serve.ts", "bridge-endpoint": "server/bridges/endpoint.ts" };
+
+async function buildLauncherModules() {
+  const { build: esbuild } = await import("esbuild");
+  await esbuild({
+    entryPoints: Object.fromEntries(Object.entries(LAUNCHER_MODULES).map(([name, file]) => [name, join(root, file)])),
+    outdir: join(distDir, "kiln-launcher"),
+    outExtension: { ".js": ".mjs" },
+    bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning",
+  });
+}
+
+/**
  * Builds (always, or with `ifStale` only when the build does not match the sources); resolves
  * to the exit status of the build, 0 when none was needed.
  */
@@ -101,6 +118,7 @@ export async function build(ifStale) {
       cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
     });
     if (built.status !== 0) return built.status ?? 1;
+    await buildLauncherModules();
     writeFileSync(join(distDir, FINGERPRINT), `${fingerprint}\n`);
     return 0;
   } finally {
