@@ -1,0 +1,212 @@
+/**
+ * Live Godot (issue: "Live Godot"): the Godot 3.2 editor headless (godot3-server from Debian),
+ * started with `kiln godot --headless`, connected to the running service through the bridge. What
+ * Kiln says, what the editor holds, and what a second Godot loads from the saved .tscn must agree
+ * after tools, hand edits through UndoRedo, restores, rollbacks, crashes and restarts.
+ */
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type KilnServer } from "../helpers/server";
+import { close, until } from "./live";
+import { dumpSavedScene, godotConnection, godotWorlds, hasGodotServer, startLiveGodot, type LiveGodot } from "./live-godot";
+
+let project: string;
+let game: string;
+let kiln: KilnServer;
+let godot: LiveGodot | undefined;
+
+/** The README's scene for app godot, in Godot's conventions (Y up, cameras look down -Z). */
+const README_STEPS = `
+  - { name: Scene, tool: create_scene, params: { name: "{{ scene }}", app: godot } }
+  - { name: Ground, tool: create_gameobject, params: { name: Ground, type: Plane, scale: { x: 50, y: 1, z: 50 }, app: godot } }
+  - { name: Sun, tool: create_light, params: { name: Sun, type: Directional, intensity: 1.2, rotation: { x: -50, y: 30, z: 0 }, app: godot } }
+  - { name: Camera, tool: set_camera, params: { position: { x: 0, y: 3, z: 8 }, rotation: { x: -15, y: 0, z: 0 }, app: godot } }
+  - { name: Red, tool: create_material, params: { name: "{{ scene }}Red", color: { r: 1, g: 0, b: 0, a: 1 }, app: godot } }
+  - { name: Box, tool: create_gameobject, params: { name: Box, type: Cube, position: { x: 0, y: 1, z: 0 }, app: godot } }
+  - { name: Paint, tool: set_material, params: { target: Box, material: "{{ scene }}Red", app: godot } }
+  - { name: Child, tool: create_gameobject, params: { name: Child, type: Sphere, parent: Box, position: { x: 2, y: 0, z: 0 }, rotation: { x: 0, y: 45, z: 10 }, scale: { x: 0.5, y: 0.5, z: 0.5 }, app: godot } }
+  - { name: Lamp, tool: create_light, params: { name: Lamp, type: Point, intensity: 3, position: { x: 2, y: 4, z: 2 }, app: godot } }
+`;
+
+function writeRecipe(dir: string, name: string, steps: string, variables = "scene: Demo") {
+  mkdirSync(path.join(dir, "recipes"), { recursive: true });
+  writeFileSync(path.join(dir, "recipes", `${name}.yaml`), `name: ${name}\ndescription: ${name}\nvariables:\n  ${variables}\nsteps:\n${steps}`);
+}
+
+const CLASSES: Record<string, string> = { empty: "Spatial", mesh: "MeshInstance", Directional: "DirectionalLight", Point: "OmniLight", Spot: "SpotLight" };
+
+/** Kiln's get_scene and a Godot view (the live editor's, or a saved .tscn's) agree to 1e-5. */
+function expectSameScene(scene: any, view: any) {
+  expect(view.scene).toBe(scene.scene);
+  expect(view.objects.map((o: any) => o.name).sort()).toEqual(scene.objects.map((o: any) => o.name).sort());
+  const worlds = godotWorlds(scene.objects);
+  const materials = new Map(scene.materials.map((m: any) => [m.name, m]));
+  for (const o of scene.objects) {
+    const g = view.objects.find((x: any) => x.name === o.name);
+    expect(g.class, o.name).toBe(CLASSES[o.kind === "light" ? o.light.type : o.kind]);
+    expect(g.parent, o.name).toBe(o.parent);
+    expect(close(g.matrix, worlds.get(o.name)!, 1e-5), `${o.name} world matrix ${g.matrix} vs ${worlds.get(o.name)}`).toBe(true);
+    if (o.material) {
+      const m: any = materials.get(o.material);
+      expect(g.material).toBe(o.material);
+      expect(close(g.color, [m.color.r, m.color.g, m.color.b, m.color.a], 1e-5), `${o.name} colour`).toBe(true);
+    }
+    if (o.light) expect(g.energy).toBeCloseTo(o.light.intensity, 5);
+  }
+  const [camera] = godotWorlds([{ name: "c", parent: null, position: scene.camera.position, rotation: scene.camera.rotation, scale: { x: 1, y: 1, z: 1 } }]).values();
+  expect(close(view.camera.matrix, camera, 1e-5), "camera").toBe(true);
+  expect(view.camera.fov).toBeCloseTo(scene.camera.fov, 4);
+}
+
+const sceneOf = (name?: string) => kiln.ok("get_scene", { app: "godot", ...(name ? { scene: name } : {}) });
+
+async function waitLive(ms: number) {
+  try {
+    await until(async () => (await godotConnection(kiln)) === "live", ms, "Godot to connect");
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n--- godot ---\n${godot?.output().slice(-4000)}\n--- kiln ---\n${kiln.log().slice(-3000)}`);
+  }
+}
+
+describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () => {
+  beforeAll(async () => {
+    project = mkdtempSync(path.join(tmpdir(), "kiln-live-godot-"));
+    game = path.join(project, "game");
+    writeRecipe(project, "readme-scene", README_STEPS);
+    writeRecipe(project, "many-boxes", Array.from({ length: 300 }, (_, i) =>
+      `  - { name: b${i}, tool: create_gameobject, params: { name: "B${i}", type: Cube, position: { x: ${i % 20}, y: 0, z: ${Math.floor(i / 20)} }, app: godot } }`).join("\n") + "\n");
+    kiln = await startServer({ cwd: project });
+  });
+
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === "fail") console.log(`--- godot output ---\n${godot?.output().slice(-6000)}`);
+  });
+
+  afterAll(async () => {
+    await godot?.stop();
+    await kiln?.stop();
+  });
+
+  it("Kiln first, then Godot: connected within 3 s of the editor starting", async () => {
+    godot = startLiveGodot(kiln, game, { cwd: project });
+    await waitLive(30_000);
+    const ms = Date.now() - statSync(path.join(godot.dir, "pid")).mtimeMs;
+    console.log(`live godot: connected ${ms} ms after the plugin started`);
+    expect(ms).toBeLessThan(3000);
+    const status = (await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === "godot");
+    expect(status.live.app_version).toMatch(/^3\./);
+    expect(status.live.file).toBe(path.join(game, "main.tscn"));
+    expectSameScene(await sceneOf(), await godot.command("dump"));
+  });
+
+  it("the README scene built by tools is the edited scene, and the .tscn save_app_file writes loads back the same", async () => {
+    const run = await kiln.ok("run_recipe", { recipe: "readme-scene" });
+    expect(run.status).toBe("succeeded");
+    const scene = await sceneOf();
+    expect(scene.scene).toBe("Demo");
+    expectSameScene(scene, await godot!.command("dump"));
+
+    const saved = await kiln.ok("save_app_file", { app: "godot", path: "game/scenes/demo.tscn" });
+    expect(saved.file).toBe(path.join(game, "scenes/demo.tscn"));
+    const wrong = await kiln.call("save_app_file", { app: "godot", path: "game/demo.blend" });
+    expect(wrong.status).toBe(400);
+    expectSameScene(scene, dumpSavedScene(game, saved.file));
+  });
+
+  it("edits made in the editor through UndoRedo reach Kiln within 500 ms; restore brings the saved .tscn back", async () => {
+    await kiln.ok("create_gameobject", { app: "godot", name: "Gone", type: "Empty" });
+    await kiln.ok("create_gameobject", { app: "godot", name: "Old", type: "Empty", position: { x: -3, y: 0, z: 0 } });
+    const v = await kiln.ok("save_version", { name: "before the user" });
+    const atVersion = (await kiln.ok("save_app_file", { app: "godot", path: "game/scenes/at-version.tscn" })).file;
+    const seq = (await kiln.ok("get_history", { limit: 1 })).entries[0].seq;
+
+    const t0 = Date.now();
+    await godot!.command("artist");
+    const seen = await until(async () => {
+      const s = await sceneOf();
+      const names = s.objects.map((o: any) => o.name);
+      const box = s.objects.find((o: any) => o.name === "Box");
+      return names.includes("Hand") && !names.includes("Gone") && names.includes("Renamed") && !names.includes("Old")
+        && Math.abs(box.position.x - 2) < 1e-5 && s;
+    }, 5000, "the four edits in Kiln");
+    const ms = Date.now() - t0;
+    console.log(`live godot: four editor edits visible in Kiln after ${ms} ms`);
+    expect(ms).toBeLessThan(500);
+    expect(seen.objects.find((o: any) => o.name === "Hand").position).toEqual({ x: 1, y: 2, z: 3 });
+    const entries = (await kiln.ok("get_history", { limit: 50 })).entries.filter((e: any) => e.seq > seq);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) expect(e).toMatchObject({ kind: "live", tool: "live_edit", app: "godot" });
+
+    await kiln.ok("save_version", { name: "after the user" });
+    await kiln.ok("restore_version", { version_id: v.version_id });
+    expectSameScene(await sceneOf(), await godot!.command("dump"));
+    const restored = (await kiln.ok("save_app_file", { app: "godot", path: "game/scenes/restored.tscn" })).file;
+    const strip = (d: any) => ({ ...d, objects: [...d.objects].sort((a: any, b: any) => a.name.localeCompare(b.name)) });
+    const a = strip(dumpSavedScene(game, restored)), b = strip(dumpSavedScene(game, atVersion));
+    expect(a.objects.map((o: any) => o.name)).toEqual(b.objects.map((o: any) => o.name));
+    a.objects.forEach((o: any, i: number) => expect(close(o.matrix, b.objects[i].matrix, 1e-5), o.name).toBe(true));
+  });
+
+  it("rollback_transaction undoes tool calls and an editor edit alike", async () => {
+    const atBegin = await godot!.command("dump");
+    const sceneAtBegin = await sceneOf();
+    await kiln.ok("begin_transaction", { name: "live work" });
+    await kiln.ok("create_gameobject", { app: "godot", name: "T1", type: "Cube" });
+    await kiln.ok("set_transform", { app: "godot", target: "Box", rotation: { y: 30 } });
+    await kiln.ok("create_material", { app: "godot", name: "Blue", color: { r: 0, g: 0, b: 1, a: 1 } });
+    await kiln.ok("set_material", { app: "godot", target: "T1", material: "Blue" });
+    await kiln.ok("delete_object", { app: "godot", target: "Child" });
+    await godot!.command("artist2");
+    await until(async () => (await sceneOf()).objects.some((o: any) => o.name === "HandMade"), 5000, "the editor edit in Kiln");
+    expect((await kiln.ok("get_transaction_status", {})).transaction.operations).toBeGreaterThanOrEqual(6);
+    await kiln.ok("rollback_transaction", {});
+    const after = await godot!.command("dump");
+    expect(await sceneOf()).toEqual(sceneAtBegin);
+    expectSameScene(sceneAtBegin, after);
+    expect(after.objects.map((o: any) => o.name).sort()).toEqual(atBegin.objects.map((o: any) => o.name).sort());
+  });
+
+  it("Kiln killed and restarted: the plugin reconnects by itself and both agree", async () => {
+    await kiln.kill("SIGKILL");
+    await kiln.restart();
+    const t0 = Date.now();
+    await until(async () => (await godotConnection(kiln)) === "live", 20_000, "Godot to reconnect");
+    console.log(`live godot: reconnected ${Date.now() - t0} ms after Kiln answered again`);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    await kiln.ok("set_transform", { app: "godot", target: "Box", position: { z: 3 } });
+    expectSameScene(await sceneOf(), await godot!.command("dump"));
+  });
+
+  it("Godot killed during a recipe: the step fails with 503, nothing half-applied; Godot back ends in Kiln's state", async () => {
+    const running = kiln.call("run_recipe", { recipe: "many-boxes" });
+    await until(async () => (await sceneOf()).objects.some((o: any) => o.name === "B20"), 20_000, "the recipe to be under way");
+    await godot!.crash();
+    const run = (await running).body.result;
+    expect(run.status).toBe("failed");
+    expect(run.steps.find((s: any) => s.status === "failed").error.code).toBe("APP_DISCONNECTED");
+    const succeeded = run.steps.filter((s: any) => s.status === "succeeded").map((s: any) => s.result.object.name);
+    const boxes = (await sceneOf()).objects.filter((o: any) => /^B\d+$/.test(o.name)).map((o: any) => o.name);
+    expect(boxes.sort()).toEqual(succeeded.sort());
+    expect(await godotConnection(kiln)).toBe("disconnected");
+
+    godot = startLiveGodot(kiln, game, { cwd: project });
+    await waitLive(30_000);
+    expectSameScene(await sceneOf(), await godot.command("dump"));
+  });
+
+  it("Godot first, then Kiln: connected within 3 s of Kiln serving", async () => {
+    await godot!.stop();
+    await kiln.kill("SIGKILL");
+    godot = startLiveGodot(kiln, game, { cwd: project });
+    await until(() => godot!.command("status").then((s) => s.state === "disconnected").catch(() => false), 30_000, "Godot to run");
+    await new Promise((r) => setTimeout(r, 1500)); // it keeps retrying with backoff meanwhile
+    await kiln.restart();
+    const t0 = Date.now();
+    await until(async () => (await godotConnection(kiln)) === "live", 10_000, "Godot to connect");
+    console.log(`live godot: connected ${Date.now() - t0} ms after Kiln started serving`);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expectSameScene(await sceneOf(), await godot.command("dump"));
+  });
+});
