@@ -113,6 +113,10 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
     const wrong = await kiln.call("save_app_file", { app: "godot", path: "game/demo.blend" });
     expect(wrong.status).toBe(400);
     expectSameScene(scene, dumpSavedScene(game, saved.file));
+    // The server build has a dummy renderer: the screenshot says so (live-godot-render.test.ts renders).
+    const shot = await kiln.call("take_screenshot", { app: "godot", width: 64, height: 64 });
+    expect(shot.status).toBe(409);
+    expect(shot.body.error.message).toMatch(/server build .*cannot render/);
   });
 
   it("edits made in the editor through UndoRedo reach Kiln within 500 ms; restore brings the saved .tscn back", async () => {
