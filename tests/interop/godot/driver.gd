@@ -75,7 +75,7 @@ func _all(n: Node) -> Array:
 
 
 func do_status(_cmd):
-	return {"state": plugin.session.state, "pid": OS.get_process_id()}
+	return {"state": plugin.session.state, "pid": OS.get_process_id(), "compare_ms": plugin.session.compare_cost, "apply_ms": plugin.session.apply_usec / 1000}
 
 
 func do_dump(_cmd):

@@ -89,12 +89,13 @@ func _history_changed() -> void:
 
 func _scene_changed(_root) -> void:
 	if session:
-		session.records.index = {}
+		session.records.index_stale = true
 		session.compare_due = true
 
 
 func _tree_changed(_node) -> void:
 	if session and not session.applying:
+		session.records.index_stale = true
 		session.compare_due = true
 
 

@@ -121,11 +121,16 @@ func rebuild_index() -> void:
 		index[kiln_name(n)] = n
 
 
+var index_stale = true  # set when the tree changed other than through apply()
+
+
 func node_of(name: String):
 	var n = index.get(name)
 	if n != null and is_instance_valid(n) and n.is_inside_tree() and kiln_name(n) == name:
 		return n
-	rebuild_index()
+	if index_stale or n != null:
+		rebuild_index()
+		index_stale = false
 	return index.get(name)
 
 
@@ -138,8 +143,30 @@ func dump(blobs_out: Dictionary) -> Array:
 	var scene = kiln_name(r)
 	var out = [{"type": "app", "app": "godot", "activeScene": scene}, scene_record(r)]
 	var mats = {}
+	var seen = {}
 	for n in object_nodes():
-		out.append(object_record(n, scene, blobs_out, mats))
+		# A node whose signature has not changed since the last dump has the same record: reading
+		# only what changed keeps the periodic comparison cheap on big scenes.
+		var iid = n.get_instance_id()
+		var sig = signature(n, scene)
+		var cached = record_cache.get(iid)
+		var rec
+		if cached != null and cached[0] == sig:
+			rec = cached[1]
+			if rec.get("material") != null:
+				mats[rec["material"]] = n.material_override
+			var m = rec.get("mesh")
+			if typeof(m) == TYPE_STRING and m.begins_with("blob:"):
+				blobs_out[m.substr(5, m.length() - 5)] = n.mesh
+		else:
+			rec = object_record(n, scene, blobs_out, mats)
+			record_cache[iid] = [sig, rec]
+		seen[iid] = true
+		out.append(rec)
+	if record_cache.size() > seen.size() * 2 + 64:
+		for iid in record_cache.keys():
+			if not seen.has(iid):
+				record_cache.erase(iid)
 	var registry = materials()
 	for name in registry:
 		mats[name] = registry[name]
@@ -149,6 +176,37 @@ func dump(blobs_out: Dictionary) -> Array:
 	for id in p:
 		out.append(p[id])
 	return out
+
+
+var record_cache = {}  # node instance id -> [signature, record]
+
+
+# Everything an object record is read from, as values Godot compares natively.
+func signature(n: Spatial, scene: String) -> Array:
+	var parent = n.get_parent()
+	var sig = [scene, n.name, n.get_meta("kiln_name") if n.has_meta("kiln_name") else null, n.get_class(),
+		parent.get_instance_id(), parent.name, n.transform, n.get_meta("kiln_keyframes") if n.has_meta("kiln_keyframes") else null,
+		n.get_meta("kiln_modifiers") if n.has_meta("kiln_modifiers") else null]
+	if parent.has_meta("kiln_name"):
+		sig.append(parent.get_meta("kiln_name"))
+	if n is MeshInstance:
+		var m = n.mesh
+		sig.append(m.get_instance_id() if m else 0)
+		if m:
+			sig.append(m.get_meta("kiln_mesh") if m.has_meta("kiln_mesh") else null)
+			if m is PrimitiveMesh:
+				sig.append(m.get("size"))
+				sig.append(m.get("radius"))
+				sig.append(m.get("height"))
+				sig.append(m.get("top_radius"))
+				sig.append(m.get("bottom_radius"))
+		var mat = n.material_override
+		sig.append(mat.get_instance_id() if mat else 0)
+		sig.append(mat.resource_name if mat else null)
+	elif n is Light:
+		sig.append_array([n.light_energy, n.light_color, n.get("omni_range"), n.get("spot_range"), n.get("spot_angle"),
+			n.get_meta("kiln_range") if n.has_meta("kiln_range") else null, n.get_meta("kiln_spot_angle") if n.has_meta("kiln_spot_angle") else null])
+	return sig
 
 
 func scene_record(r: Node) -> Dictionary:

@@ -14,6 +14,8 @@ const ALREADY_CONNECTED_WAIT = 5000
 const SILENCE_MS = 30000
 const HANDSHAKE_MS = 5000
 const HEARTBEAT_MS = 10000
+const FRAME_WAIT_USEC = 3000
+const FRAME_BUDGET_USEC = 12000
 
 var plugin
 var records
@@ -43,6 +45,7 @@ var next_compare = 0
 var compare_cost = 0
 var last_seq = 0
 var busy_until = 0
+var apply_usec = 0  # time spent applying Kiln's changes, for the benches
 
 
 func _init(p):
@@ -81,20 +84,37 @@ func poll() -> void:
 	if state == "connecting" and now - attempt_started > HANDSHAKE_MS:
 		_drop("no answer from Kiln at %s" % url)
 		return
-	var peer = ws.get_peer(1)
-	while ws and peer.get_available_packet_count() > 0:
+	# While Kiln sends requests one after another (a recipe), answer them within this frame: the
+	# reply is flushed at once and the next request is waited for up to FRAME_WAIT_USEC, within a
+	# FRAME_BUDGET_USEC budget, instead of paying an editor frame per request.
+	var start = OS.get_ticks_usec()
+	var last = start
+	while ws and state != "disconnected":
+		var peer = ws.get_peer(1)
+		if peer.get_available_packet_count() == 0:
+			var t = OS.get_ticks_usec()
+			if t - last > FRAME_WAIT_USEC or t - start > FRAME_BUDGET_USEC or not busy():
+				break
+			OS.delay_usec(100)
+			ws.poll()
+			continue
 		var data = peer.get_packet()
-		last_heard = now
-		busy_until = now + 500
+		last_heard = OS.get_ticks_msec()
+		busy_until = last_heard + 500
 		if peer.was_string_packet():
 			_text(data.get_string_from_utf8())
 		else:
 			_blob(data)
+		if ws:
+			ws.poll()  # sends the reply now, not at the next frame
+		last = OS.get_ticks_usec()
+	if ws == null:
+		return
 	if state == "live":
 		if now - last_heard > SILENCE_MS:
 			_drop("Kiln has been silent for 30 s")
 			return
-		if compare_due or now >= next_compare:
+		if compare_due or (now >= next_compare and not busy()):
 			_observe(now)
 
 
@@ -224,12 +244,15 @@ func _send_hello() -> void:
 	var recs = records.dump(mesh_blobs)
 	# Every non-primitive mesh travels as a blob in the hello (Kiln may not have it), under its
 	# mesh id when Kiln gave it one.
-	for r in recs:
+	# (Records from dump() are shared with its cache: changed copies, never the dictionaries.)
+	for i in range(recs.size()):
+		var r = recs[i]
 		if r.get("type") == "object" and typeof(r.get("mesh")) == TYPE_STRING and r["mesh"].begins_with("mesh/"):
 			var n = records.node_of(r["name"]) if r["scene"] == records.scene_name() else null
 			if n and n is MeshInstance and n.mesh:
 				mesh_blobs[r["mesh"]] = n.mesh
-				r["mesh"] = "blob:" + r["mesh"]
+				recs[i] = r.duplicate()
+				recs[i]["mesh"] = "blob:" + r["mesh"]
 	_send_mesh_blobs(mesh_blobs)
 	var s = stamp()
 	var hello_stamp = null
@@ -294,6 +317,7 @@ func _welcome(msg: Dictionary) -> void:
 		var m = r.get("mesh")
 		if typeof(m) == TYPE_STRING and m.begins_with("blob:"):
 			var key = m.substr(5, m.length() - 5)
+			r = r.duplicate()
 			r["mesh"] = ids.get(key, key if key.begins_with("mesh/") else m)
 		agreed[Records.id_of(r)] = r
 	if msg.get("seq") != null:
@@ -312,6 +336,7 @@ func _tag_meshes(sent: Dictionary, ids: Dictionary) -> void:
 			records.mesh_cache[id] = mesh
 			for rid in agreed:
 				if agreed[rid].get("mesh") == "blob:" + key:
+					agreed[rid] = agreed[rid].duplicate()
 					agreed[rid]["mesh"] = id
 
 
@@ -375,8 +400,10 @@ func _apply(msg: Dictionary):
 		if a != null and a.get("type") == "object" and a.get("kind") == "mesh" and a.get("primitive") == null:
 			if not meshes.has(a.get("mesh")) and not records.mesh_cache.has(a.get("mesh")):
 				return ["APP_REFUSED", "mesh %s was neither sent nor sent before on this connection" % str(a.get("mesh"))]
-	# A hand edit made just before must not be mistaken for Kiln's change.
-	_observe(OS.get_ticks_msec())
+	# A hand edit signalled just before must not be mistaken for Kiln's change (the periodic
+	# comparison finds the rest).
+	if compare_due:
+		_observe(OS.get_ticks_msec())
 	var label = str(msg.get("label", "Kiln"))
 	var backward = []
 	for i in range(changes.size() - 1, -1, -1):
@@ -384,12 +411,14 @@ func _apply(msg: Dictionary):
 		backward.append({"id": c["id"], "before": c.get("after"), "after": c.get("before")})
 	# One undo step per Kiln operation; undoing it is a hand edit Kiln hears about.
 	var ur = plugin.get_undo_redo()
+	var t0 = OS.get_ticks_usec()
 	applying = true
 	ur.create_action("Kiln: " + label)
 	ur.add_do_method(self, "apply_changes", changes, meshes)
 	ur.add_undo_method(self, "apply_changes", backward, meshes)
 	ur.commit_action()
 	applying = false
+	apply_usec += OS.get_ticks_usec() - t0
 	for c in changes:
 		if c.get("after") == null:
 			agreed.erase(c["id"])
@@ -502,8 +531,9 @@ func _observe(now: int) -> void:
 	var t0 = OS.get_ticks_usec()
 	var found = _compare()
 	compare_cost = (OS.get_ticks_usec() - t0) / 1000
-	# The full comparison runs every 250 ms (signals bring it forward), at most a fifth of the time.
-	next_compare = now + max(250, compare_cost * 5)
+	# Signals (UndoRedo, the scene tree) bring the comparison forward; otherwise it runs every
+	# second as a safety net, and at most a tenth of the time on big scenes.
+	next_compare = now + max(1000, compare_cost * 10)
 	var changed = found[0]
 	var deleted = found[1]
 	if changed.empty() and deleted.empty():
