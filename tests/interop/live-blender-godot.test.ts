@@ -3,7 +3,7 @@
  * both headless and connected to one Kiln; transfer_asset from live Blender (its own glTF exporter)
  * into live Godot lands in Godot's edited scene and in the .tscn it saves, with the right transform.
  */
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,6 +34,10 @@ describe.skipIf(!hasGodotServer())("live Blender and live Godot together", () =>
     await kiln.ok("set_material", { app: "blender", target: "Crate", material: "Wood" });
     const r = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "godot", asset: "Crate", format: "gltf" });
     expect(r.warnings.join("\n")).toContain("live blender's own GLTF exporter");
+    // Godot's own importer imported the file into the project too.
+    const resource = r.warnings.join("\n").match(/by its own importer as (res:\/\/\S+)/)?.[1];
+    expect(resource).toBe(`res://kiln_imports/${r.transfer_id}/${path.basename(r.file.path)}`);
+    expect(existsSync(path.join(game, resource!.slice(6) + ".import"))).toBe(true);
     const scene = await kiln.ok("get_scene", { app: "godot" });
     const crate = scene.objects.find((o: any) => o.name === r.imported.root);
     // Blender's Z-up (0, 0, 1) is Godot's Y-up (0, 1, 0).

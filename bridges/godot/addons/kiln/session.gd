@@ -111,6 +111,8 @@ func poll() -> void:
 	if ws == null:
 		return
 	if state == "live":
+		if importing.size():
+			_poll_imports()
 		if now - last_heard > SILENCE_MS:
 			_drop("Kiln has been silent for 30 s")
 			return
@@ -372,6 +374,10 @@ func _request(msg: Dictionary) -> void:
 			if result == null:
 				return  # rendering takes frames: the plugin answers with render_done
 		"dump": result = _dump(msg)
+		"import":
+			result = _import(msg)
+			if result == null:
+				return  # Godot imports in the background: answered from poll() when done
 		_: result = ["UNKNOWN_REQUEST", "Godot's Kiln plugin does not know requests of type %s" % str(t)]
 	if ws == null:
 		return
@@ -488,6 +494,54 @@ func render_done(rid: String, png, error: String) -> void:
 	var img = Image.new()
 	img.load_png_from_buffer(png)
 	_send_text({"type": "reply", "id": rid, "ok": true, "result": {"blob": key, "width": img.get_width(), "height": img.get_height(), "engine": "GLES3" if OS.get_current_video_driver() == OS.VIDEO_DRIVER_GLES3 else "GLES2"}})
+
+
+const IMPORT_FORMATS = ["glb", "gltf", "obj", "fbx"]
+const IMPORT_TIMEOUT_MS = 120000
+var importing = []  # [request id, res:// path, deadline]
+
+
+# A transferred file for Godot's own importer: copied (with its side files) into
+# res://kiln_imports/<folder>/, then the editor's filesystem scan imports it.
+func _import(msg: Dictionary):
+	var path = msg.get("path")
+	var folder = msg.get("folder")
+	var side = msg.get("side_files", [])
+	if typeof(path) != TYPE_STRING or not path.is_abs_path() or not File.new().file_exists(path):
+		return ["APP_REFUSED", "path must be an existing file's absolute path"]
+	if not path.get_extension().to_lower() in IMPORT_FORMATS:
+		return ["APP_REFUSED", "Godot imports %s files here, not .%s" % [IMPORT_FORMATS, path.get_extension()]]
+	if typeof(folder) != TYPE_STRING or folder == "" or folder.length() > 64 or not folder.is_valid_filename() or folder.begins_with("."):
+		return ["APP_REFUSED", "folder must be a plain folder name"]
+	if typeof(side) != TYPE_ARRAY:
+		return ["APP_REFUSED", "side_files must be an array of paths"]
+	var target = "res://kiln_imports/%s" % folder
+	var d = Directory.new()
+	if d.make_dir_recursive(target) != OK:
+		return ["APP_REFUSED", "Godot could not create %s" % target]
+	for f in [path] + side:
+		if typeof(f) != TYPE_STRING or not f.is_abs_path() or f.get_base_dir() != path.get_base_dir():
+			return ["APP_REFUSED", "side files must sit beside the main file"]
+		if d.copy(f, target.plus_file(f.get_file())) != OK:
+			return ["APP_REFUSED", "Godot could not copy %s into the project" % f]
+	var res = target.plus_file(path.get_file())
+	plugin.get_editor_interface().get_resource_filesystem().scan()
+	importing.append([msg["id"], res, OS.get_ticks_msec() + IMPORT_TIMEOUT_MS])
+	return null
+
+
+func _poll_imports() -> void:
+	var fs = plugin.get_editor_interface().get_resource_filesystem()
+	for job in importing.duplicate():
+		var imported = not fs.is_scanning() and ResourceLoader.exists(job[1])
+		if imported or OS.get_ticks_msec() > job[2]:
+			importing.erase(job)
+			if ws == null or state != "live":
+				continue
+			if imported:
+				_send_text({"type": "reply", "id": job[0], "ok": true, "result": {"resource": job[1]}})
+			else:
+				_send_text({"type": "reply", "id": job[0], "ok": false, "error": {"code": "APP_REFUSED", "message": "Godot's importer did not import %s" % job[1]}})
 
 
 func _dump(_msg: Dictionary):
