@@ -4,63 +4,21 @@
  * Kiln says, what the editor holds, and what a second Godot loads from the saved .tscn must agree
  * after tools, hand edits through UndoRedo, restores, rollbacks, crashes and restarts.
  */
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type KilnServer } from "../helpers/server";
 import { close, until } from "./live";
-import { dumpSavedScene, godotConnection, godotWorlds, hasGodotServer, startLiveGodot, type LiveGodot } from "./live-godot";
+import { GODOT3_CLASSES, README_STEPS, dumpSavedScene, expectSameGodotScene, godotConnection, hasGodotServer, startLiveGodot, writeRecipe, type LiveGodot } from "./live-godot";
 
 let project: string;
 let game: string;
 let kiln: KilnServer;
 let godot: LiveGodot | undefined;
 
-/** The README's scene for app godot, in Godot's conventions (Y up, cameras look down -Z). */
-const README_STEPS = `
-  - { name: Scene, tool: create_scene, params: { name: "{{ scene }}", app: godot } }
-  - { name: Ground, tool: create_gameobject, params: { name: Ground, type: Plane, scale: { x: 50, y: 1, z: 50 }, app: godot } }
-  - { name: Sun, tool: create_light, params: { name: Sun, type: Directional, intensity: 1.2, rotation: { x: -50, y: 30, z: 0 }, app: godot } }
-  - { name: Camera, tool: set_camera, params: { position: { x: 0, y: 3, z: 8 }, rotation: { x: -15, y: 0, z: 0 }, app: godot } }
-  - { name: Red, tool: create_material, params: { name: "{{ scene }}Red", color: { r: 1, g: 0, b: 0, a: 1 }, app: godot } }
-  - { name: Box, tool: create_gameobject, params: { name: Box, type: Cube, position: { x: 0, y: 1, z: 0 }, app: godot } }
-  - { name: Paint, tool: set_material, params: { target: Box, material: "{{ scene }}Red", app: godot } }
-  - { name: Child, tool: create_gameobject, params: { name: Child, type: Sphere, parent: Box, position: { x: 2, y: 0, z: 0 }, rotation: { x: 0, y: 45, z: 10 }, scale: { x: 0.5, y: 0.5, z: 0.5 }, app: godot } }
-  - { name: Lamp, tool: create_light, params: { name: Lamp, type: Point, intensity: 3, position: { x: 2, y: 4, z: 2 }, app: godot } }
-`;
-
-function writeRecipe(dir: string, name: string, steps: string, variables = "scene: Demo") {
-  mkdirSync(path.join(dir, "recipes"), { recursive: true });
-  writeFileSync(path.join(dir, "recipes", `${name}.yaml`), `name: ${name}\ndescription: ${name}\nvariables:\n  ${variables}\nsteps:\n${steps}`);
-}
-
-const CLASSES: Record<string, string> = { empty: "Spatial", mesh: "MeshInstance", Directional: "DirectionalLight", Point: "OmniLight", Spot: "SpotLight" };
-
-/** Kiln's get_scene and a Godot view (the live editor's, or a saved .tscn's) agree to 1e-5. */
-function expectSameScene(scene: any, view: any) {
-  expect(view.scene).toBe(scene.scene);
-  expect(view.objects.map((o: any) => o.name).sort()).toEqual(scene.objects.map((o: any) => o.name).sort());
-  const worlds = godotWorlds(scene.objects);
-  const materials = new Map(scene.materials.map((m: any) => [m.name, m]));
-  for (const o of scene.objects) {
-    const g = view.objects.find((x: any) => x.name === o.name);
-    expect(g.class, o.name).toBe(CLASSES[o.kind === "light" ? o.light.type : o.kind]);
-    expect(g.parent, o.name).toBe(o.parent);
-    expect(close(g.matrix, worlds.get(o.name)!, 1e-5), `${o.name} world matrix ${g.matrix} vs ${worlds.get(o.name)}`).toBe(true);
-    if (o.material) {
-      const m: any = materials.get(o.material);
-      expect(g.material).toBe(o.material);
-      expect(close(g.color, [m.color.r, m.color.g, m.color.b, m.color.a], 1e-5), `${o.name} colour`).toBe(true);
-    }
-    if (o.light) expect(g.energy).toBeCloseTo(o.light.intensity, 5);
-  }
-  const [camera] = godotWorlds([{ name: "c", parent: null, position: scene.camera.position, rotation: scene.camera.rotation, scale: { x: 1, y: 1, z: 1 } }]).values();
-  expect(close(view.camera.matrix, camera, 1e-5), "camera").toBe(true);
-  expect(view.camera.fov).toBeCloseTo(scene.camera.fov, 4);
-}
-
+const expectSameScene = (scene: any, view: any) => expectSameGodotScene(scene, view, GODOT3_CLASSES);
 const sceneOf = (name?: string) => kiln.ok("get_scene", { app: "godot", ...(name ? { scene: name } : {}) });
 
 async function waitLive(ms: number) {
@@ -101,7 +59,7 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
     godot = startLiveGodot(kiln, game, { cwd: project });
     await waitLive(30_000);
     const ms = Date.now() - statSync(path.join(godot.dir, "pid")).mtimeMs;
-    console.log(`live godot: connected ${ms} ms after the plugin started`);
+    console.log(`live godot: connected ${ms} ms after the plugin started, ${Date.now() - godot.startedAt} ms after \`kiln godot\` was spawned (a new project: Godot imports it first)`);
     expect(ms).toBeLessThan(3000);
     const status = (await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === "godot");
     expect(status.live.app_version).toMatch(/^3\./);
