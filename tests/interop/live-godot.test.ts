@@ -4,10 +4,11 @@
  * Kiln says, what the editor holds, and what a second Godot loads from the saved .tscn must agree
  * after tools, hand edits through UndoRedo, restores, rollbacks, crashes and restarts.
  */
-import { mkdtempSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import WebSocket from "ws";
+import WebSocket, { WebSocketServer } from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type KilnServer } from "../helpers/server";
 import { close, until } from "./live";
@@ -178,5 +179,50 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
     console.log(`live godot: connected ${Date.now() - t0} ms after Kiln started serving`);
     expect(Date.now() - t0).toBeLessThan(3000);
     expectSameScene(await sceneOf(), await godot.command("dump"));
+  });
+  it("a wrong token keeps the plugin out; a fake Kiln cannot make it run code", async () => {
+    // A copy of the project, so this second editor does not share the first one's import cache.
+    const copy = mkdtempSync(path.join(tmpdir(), "kiln-godot-fake-"));
+    for (const f of ["project.godot", "main.tscn", "addons", ".import"]) if (existsSync(path.join(game, f))) cpSync(path.join(game, f), path.join(copy, f), { recursive: true });
+    const instance = (await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === "godot").live?.instance;
+    const marker = path.join(copy, "ran");
+    const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    await new Promise((r) => wss.once("listening", r));
+    const replies: any[] = [];
+    wss.on("connection", (ws) => {
+      ws.on("message", (data, binary) => {
+        if (binary) return;
+        const m = JSON.parse(String(data));
+        if (m.type !== "hello") return void (m.type === "reply" && replies.push(m));
+        ws.send(JSON.stringify({ type: "welcome", protocol: 1, project: "fake", session: "s", heartbeat_ms: 10000 }));
+        const code = `var f = File.new(); f.open(${JSON.stringify(marker)}, File.WRITE); f.store_string("x"); f.close()`;
+        ws.send(JSON.stringify({ type: "execute_editor_script", id: "x1", code }));
+        ws.send(JSON.stringify({ type: "exec", id: "x2", code }));
+        ws.send(JSON.stringify({ type: "apply", id: "x3", seq: 1, label: code, changes: [{ id: "object/godot/Main/x", before: null, after: { type: "object", name: code } }] }));
+      });
+    });
+    const port = (wss.address() as { port: number }).port;
+    const run = (url: string, token: string) => spawn("godot3-server", ["-e", "--path", copy], { env: { ...process.env, KILN_BRIDGE_URL: url, KILN_BRIDGE_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const wrong = run(`${kiln.url.replace("http", "ws")}/bridge`, "not-the-token-at-all-but-long-enough");
+    wrong.stdout!.on("data", (d) => (out += d));
+    const fake = run(`ws://127.0.0.1:${port}/bridge`, "fake-token");
+    try {
+      // Godot 3.2's WebSocketClient does not tell the HTTP status: the plugin says it was refused or
+      // found nothing, and keeps retrying; the live Godot stays the one that is connected.
+      await until(() => /could not connect to Kiln/.test(out), 30_000, "the wrong token to be refused");
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === "godot").live?.instance).toBe(instance);
+      await until(() => replies.length >= 3, 30_000, "the plugin's replies");
+      const byId = Object.fromEntries(replies.map((r) => [r.id, r]));
+      expect(byId.x1).toMatchObject({ ok: false, error: { code: "UNKNOWN_REQUEST" } });
+      expect(byId.x2).toMatchObject({ ok: false, error: { code: "UNKNOWN_REQUEST" } });
+      expect(byId.x3).toMatchObject({ ok: false, error: { code: "APP_REFUSED" } });
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      wrong.kill("SIGKILL");
+      fake.kill("SIGKILL");
+      wss.close();
+    }
   });
 });

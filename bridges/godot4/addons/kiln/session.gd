@@ -24,6 +24,7 @@ var url = ""
 var token = ""
 var state = "disconnected"  # disconnected | connecting | hello | live
 var last_error = ""
+var last_logged = ""
 var project = ""
 var session_id = ""
 var since = 0
@@ -172,6 +173,9 @@ func _drop(error: String, quiet = false) -> void:
 	if was_live:
 		backoff = BACKOFF_MIN
 		say("disconnected: " + error)
+	elif not quiet and error != last_logged:
+		say(error)  # once per kind of failure, not at every retry
+	last_logged = error
 	if not quiet:
 		_retry_later(error)
 
