@@ -75,6 +75,8 @@ func say(text: String) -> void:
 
 func poll() -> void:
 	var now = Time.get_ticks_msec()
+	if state != "live" and records.root() != baseline_root:
+		_take_baseline()
 	if state == "disconnected":
 		if enabled and now >= next_attempt and records.root() != null and url != "":
 			_connect()
@@ -307,6 +309,7 @@ func _welcome(msg: Dictionary) -> void:
 	var ids = msg.get("meshes") if typeof(msg.get("meshes")) == TYPE_DICTIONARY else {}
 	_tag_meshes(hello_blobs, ids)
 	agreed = {}
+	baseline_root = records.root()
 	for r in hello_records:
 		var m = r.get("mesh")
 		if typeof(m) == TYPE_STRING and m.begins_with("blob:"):
@@ -550,6 +553,21 @@ func send_png(png: PackedByteArray) -> String:
 
 
 # -- the artist's edits ----------------------------------------------------------------------
+
+var baseline_root = null
+
+
+# A scene opened while not connected is compared with itself as loaded: only what changes after
+# that is an offline edit (dirty), not the whole scene.
+func _take_baseline() -> void:
+	baseline_root = records.root()
+	records.index_stale = true
+	if baseline_root == null:
+		return
+	agreed = {}
+	for r in records.dump({}):
+		agreed[Records.id_of(r)] = r
+
 
 # What differs between the scene and the agreed records: [changed records, deleted ids].
 func _compare() -> Array:
