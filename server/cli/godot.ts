@@ -54,7 +54,7 @@ function enablePlugin(file: string, f: Flavour): void {
   const line = `enabled=${f.array}( ${f.entry} )`;
   const section = /^\[editor_plugins\]\s*$/m;
   if (!section.test(text)) return writeFileSync(file, `${text.trimEnd()}\n\n[editor_plugins]\n\n${line}\n`);
-  const enabled = new RegExp(`^enabled=${f.array}\\(([^)]*)\\)\\s*$`, "m");
+  const enabled = new RegExp(`^enabled=${f.array}\\(([^)]*)\\)[ \\t]*$`, "m");
   const m = text.match(enabled);
   if (!m) return writeFileSync(file, text.replace(section, `[editor_plugins]\n\n${line}`));
   if (m[1].includes(f.entry)) return;
