@@ -34,7 +34,21 @@ static func view(root: Node) -> Dictionary:
 	for c in root.get_children():
 		if c is Camera and c.has_meta("kiln_camera"):
 			camera = {"matrix": matrix(c.transform), "fov": c.fov, "keep_aspect": c.keep_aspect}
-	return {"scene": kiln_name(root), "objects": objects, "camera": camera}
+	# Keyframes as the AnimationPlayer the plugin keeps: {animation: {track path: [[time, value]...]}}.
+	var animations = {}
+	var player = root.get_node_or_null("KilnAnimation")
+	if player is AnimationPlayer:
+		for a in player.get_animation_list():
+			var anim = player.get_animation(a)
+			var tracks = {}
+			for t in range(anim.get_track_count()):
+				var keys = []
+				for k in range(anim.track_get_key_count(t)):
+					var v = anim.track_get_key_value(t, k)
+					keys.append([anim.track_get_key_time(t, k), [v.x, v.y, v.z]])
+				tracks[str(anim.track_get_path(t))] = keys
+			animations[a] = tracks
+	return {"scene": kiln_name(root), "objects": objects, "camera": camera, "animations": animations}
 
 
 static func _walk(n: Node, root: Node, out: Array) -> void:

@@ -80,6 +80,17 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
     const wrong = await kiln.call("save_app_file", { app: "godot", path: "game/demo.blend" });
     expect(wrong.status).toBe(400);
     expectSameScene(scene, dumpSavedScene(game, saved.file));
+    // Keyframes play from an AnimationPlayer in the saved scene.
+    await kiln.ok("set_keyframe", { app: "godot", target: "Child", time: 0 });
+    await kiln.ok("set_keyframe", { app: "godot", target: "Child", time: 2, position: { y: 3 }, rotation: { y: 90 } });
+    const child = (await sceneOf()).objects.find((o: any) => o.name === "Child");
+    const animated = dumpSavedScene(game, (await kiln.ok("save_app_file", { app: "godot", path: "game/scenes/animated.tscn" })).file);
+    const tracks = animated.animations.Child;
+    expect(Object.keys(tracks).sort()).toEqual(["Box/Child:rotation_degrees", "Box/Child:scale", "Box/Child:translation"]);
+    const v = (p: any) => [p.x, p.y, p.z];
+    expect(tracks["Box/Child:translation"].map((k: any) => k[0])).toEqual(child.keyframes.map((k: any) => k.time));
+    tracks["Box/Child:translation"].forEach((k: any, i: number) => expect(close(k[1], v(child.keyframes[i].position), 1e-5)).toBe(true));
+    tracks["Box/Child:rotation_degrees"].forEach((k: any, i: number) => expect(close(k[1], v(child.keyframes[i].rotation), 1e-5)).toBe(true));
     // The server build has a dummy renderer: the screenshot says so (live-godot-render.test.ts renders).
     const shot = await kiln.call("take_screenshot", { app: "godot", width: 64, height: 64 });
     expect(shot.status).toBe(409);

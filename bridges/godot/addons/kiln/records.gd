@@ -405,6 +405,65 @@ func apply(changes: Array, meshes: Dictionary) -> void:
 			parent = r
 		if pair[0].get_parent() != parent:
 			_reparent(pair[0], parent, r)
+	# Keyframes play from an AnimationPlayer, once every node is where it belongs (tracks are paths).
+	for c in objects:
+		if c.get("after") == null:
+			_animate(r, null, [], c["before"]["name"])
+	for pair in placed:
+		if pair[1].get("keyframes", []).size() or (c_had_keys(objects, pair[1]["name"])):
+			_animate(r, pair[0], pair[1].get("keyframes", []), pair[1]["name"])
+
+
+const ANIMATION_NODE = "KilnAnimation"
+
+
+static func c_had_keys(objects: Array, name: String) -> bool:
+	for c in objects:
+		var b = c.get("before")
+		if b != null and b["name"] == name and b.get("keyframes", []).size():
+			return true
+		if b != null and c.get("after") != null and c["after"]["name"] == name and b.get("keyframes", []).size():
+			return true
+	return false
+
+
+static func animation_name(name: String) -> String:
+	for ch in ["/", ":", ",", "[", "]"]:
+		name = name.replace(ch, "_")
+	return name
+
+
+# One Animation per object with keyframes, in the root's AnimationPlayer KilnAnimation: a value
+# track per animated channel (translation, rotation_degrees, scale), linear as Kiln's keys are.
+func _animate(r: Node, n, keys: Array, name: String) -> void:
+	var player = r.get_node_or_null(ANIMATION_NODE)
+	var anim_name = animation_name(name)
+	if player and player.has_animation(anim_name):
+		player.remove_animation(anim_name)
+	if keys.empty() or n == null:
+		return
+	if player == null:
+		player = AnimationPlayer.new()
+		player.name = ANIMATION_NODE
+		r.add_child(player)
+		player.owner = r
+	var anim = Animation.new()
+	var path = str(r.get_path_to(n))
+	var length = 0.0
+	for channel in [["position", "translation"], ["rotation", "rotation_degrees"], ["scale", "scale"]]:
+		var track = -1
+		for k in keys:
+			if typeof(k) != TYPE_DICTIONARY or k.get(channel[0]) == null:
+				continue
+			if track < 0:
+				track = anim.add_track(Animation.TYPE_VALUE)
+				anim.track_set_path(track, path + ":" + channel[1])
+				anim.track_set_interpolation_type(track, Animation.INTERPOLATION_LINEAR)
+				anim.value_track_set_update_mode(track, Animation.UPDATE_CONTINUOUS)
+			anim.track_insert_key(track, float(k["time"]), to_vec(k[channel[0]]))
+			length = max(length, float(k["time"]))
+	anim.length = max(length, 0.001)
+	player.add_animation(anim_name, anim)
 
 
 func _switch(r: Node, p: Dictionary, to: String, changes: Array) -> void:
@@ -420,6 +479,10 @@ func _switch(r: Node, p: Dictionary, to: String, changes: Array) -> void:
 			r.remove_child(n)
 			n.queue_free()
 	index = {}
+	var player = r.get_node_or_null(ANIMATION_NODE)
+	if player:
+		r.remove_child(player)
+		player.queue_free()
 	set_kiln_name(r, to)
 	# The new scene's parked objects and camera become nodes (changes for them follow).
 	var sid = id_of({"type": "scene", "name": to})
