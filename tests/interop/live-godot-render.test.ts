@@ -35,7 +35,13 @@ describe.skipIf(!has("xvfb-run") || !has("godot3"))("live Godot renders under xv
     chmodSync(wrapper, 0o755);
     kiln = await startServer({ cwd: project });
     godot = startLiveGodot(kiln, path.join(project, "game"), { cwd: project, args: [], env: { KILN_GODOT: wrapper } });
-    await until(async () => (await godotConnection(kiln!)) === "live", 60_000, "Godot to connect");
+    // The editor with a window on llvmpipe starts slowly (a new project is imported first).
+    try {
+      await until(async () => (await godotConnection(kiln!)) === "live", 180_000, "Godot to connect");
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n--- godot ---\n${godot.output().slice(-4000)}`);
+    }
+    console.log(`live godot (xvfb): connected ${Date.now() - godot.startedAt} ms after \`kiln godot\` was spawned`);
 
     await kiln.ok("create_material", { app: "godot", name: "Red", color: { r: 1, g: 0, b: 0, a: 1 } });
     await kiln.ok("create_gameobject", { app: "godot", name: "Box", type: "Cube", position: { x: 0, y: 0, z: 0 } });
