@@ -9,6 +9,8 @@ export const USAGE = `Usage:
   kiln mcp                               serve the tools over MCP on stdin/stdout
   kiln blender [--background] [--script FILE]... [FILE.blend]
                                          start Blender connected live to this project
+  kiln godot [--headless] [--driver FILE] [PROJECT_DIR]
+                                         start the Godot 3 editor connected live to this project
   kiln bridge-token                      print the token live applications connect with
   kiln --help                            this text
 
@@ -31,6 +33,10 @@ export async function main(args: string[]): Promise<number> {
   if (args[0] === "blender") {
     const { blenderCommand } = await import("./blender");
     return blenderCommand(args.slice(1));
+  }
+  if (args[0] === "godot") {
+    const { godotCommand } = await import("./godot");
+    return godotCommand(args.slice(1));
   }
   if (args[0] === "bridge-token") {
     const { bridgeTokenCommand } = await import("./blender");

@@ -42,3 +42,18 @@ export async function exportFromLiveApp(
   }));
   return { written, warnings: [`exported by the live ${app}'s own ${format.toUpperCase()} exporter`, ...warnings] };
 }
+
+/** Live apps that import transferred files with their own importer (docs/bridges.md, "Godot"). */
+const IMPORTS_FILES: AppId[] = ["godot"];
+
+/**
+ * Hands the transferred files to a live target that imports them itself: Godot copies them into its
+ * project (res://kiln_imports/) and runs its own importer, so the asset is a resource of the project
+ * as well as the objects Kiln's import put in the edited scene. Returns what to tell the caller.
+ */
+export async function importIntoLiveApp(kiln: Kiln, app: AppId, written: FileInfo[], transferId: string): Promise<string[]> {
+  if (!IMPORTS_FILES.includes(app) || !kiln.live.isLive(app)) return [];
+  const { result } = await kiln.live.request(app, "import", { path: written[0].path, side_files: written.slice(1).map((f) => f.path), folder: transferId });
+  const resource = (result as { resource?: unknown }).resource;
+  return typeof resource === "string" ? [`imported into the live ${app}'s project by its own importer as ${resource}`] : [];
+}

@@ -18,7 +18,7 @@ import type { TransferFormat } from "./formats";
 import { applyImport, type ImportSummary } from "./importing";
 import { checkTransfer } from "./paths";
 import { activeTransfers } from "./registry";
-import { exportFromLiveApp, exportsItself } from "./live-export";
+import { exportFromLiveApp, exportsItself, importIntoLiveApp } from "./live-export";
 import { mkdir } from "node:fs/promises";
 import { pipelineJob, runInWorker } from "./worker/pool";
 
@@ -121,8 +121,10 @@ async function runTransfer(
     const imported = await applyImport(kiln, "transfer_asset", req.target_app, decoded, {
       transfer_id: id, ...base, file: written[0].path,
     });
+    // A live target that imports files itself (Godot) also gets the file, for its own importer.
+    const appImport = await importIntoLiveApp(kiln, req.target_app, written, id);
     const timings = { export: tExport, ...encoded.timings_ms, read: decoded.timings_ms.read, decode: decoded.timings_ms.decode + decoded.timings_ms.plan, import: lap() };
-    const warnings = unique([...exported.warnings, ...encoded.warnings, ...imported.warnings]);
+    const warnings = unique([...exported.warnings, ...encoded.warnings, ...imported.warnings, ...appImport]);
     const result: TransferResult = {
       transfer_id: id, status: "succeeded", ...base, options, file: written[0], side_files: written.slice(1),
       exported: { objects: exported.objects, triangles: exported.triangles }, imported: imported.summary, warnings,
