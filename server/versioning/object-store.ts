@@ -7,7 +7,8 @@
  */
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { EMPTY_ROOT, parseNode, type NodeSource, type StoredObject, type TreeNode } from "./tree";
+import type { SceneEntity } from "../scene/types";
+import { EMPTY_ROOT, isHashRef, parseNode, type NodeSource, type RecordRef, type StoredObject, type TreeNode } from "./tree";
 
 type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
@@ -19,6 +20,8 @@ const chunks = <T>(xs: T[], size = CHUNK) => Array.from({ length: Math.ceil(xs.l
 // Sizes stay under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
 const LOOKUP_ROWS = 5000;
 const INSERT_ROWS = 2000;
+/** A statement runs synchronously on SQLite: about 1 MB of data keeps it to a few ms. */
+const INSERT_CHARS = 1 << 20;
 const inList = (hashes: string[]) => Prisma.join(hashes);
 /**
  * Lets other clients in between statements: SQLite's driver runs a statement synchronously and
@@ -39,11 +42,30 @@ async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   return found;
 }
 
+/** Splits rows into statements of at most INSERT_ROWS rows and INSERT_CHARS characters of data. */
+function insertBatches(objects: NewObject[]): NewObject[][] {
+  const batches: NewObject[][] = [];
+  let batch: NewObject[] = [];
+  let chars = 0;
+  for (const o of objects) {
+    if (batch.length && (batch.length >= INSERT_ROWS || chars + o.data.length > INSERT_CHARS)) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    batch.push(o);
+    chars += o.data.length;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
 async function insertObjects(tx: Tx, objects: NewObject[]): Promise<void> {
-  for (const part of chunks(objects, INSERT_ROWS)) {
+  const batches = insertBatches(objects);
+  for (const part of batches) {
     const values = part.map((o) => Prisma.sql`(${o.hash}, ${o.data}, ${o.refs}, ${o.children})`);
     await tx.$executeRaw(Prisma.sql`INSERT INTO "SnapshotObject" ("hash", "data", "refs", "children") VALUES ${Prisma.join(values)}`);
-    if (objects.length > INSERT_ROWS) await pause();
+    if (batches.length > 1) await pause();
   }
 }
 
@@ -63,21 +85,31 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
 /** Caches parsed nodes by hash: content-addressed data never changes, so the cache never goes stale. */
 export class ObjectStore {
   private nodes = new Map<string, TreeNode>();
+  /** Characters of stored data behind the cached nodes (packs hold record texts). */
+  private cachedChars = 0;
   constructor(private db: Db) {
     this.remember([EMPTY_ROOT]);
   }
 
   /** Puts objects known to be stored (or about to be) into the cache. */
   remember(objects: StoredObject[]) {
-    for (const o of objects) if (o.node) this.nodes.set(o.hash, o.node);
+    for (const o of objects) {
+      if (!o.node || this.nodes.has(o.hash)) continue;
+      this.nodes.set(o.hash, o.node);
+      this.cachedChars += o.data.length;
+    }
   }
 
   private cacheNode(hash: string, data: string) {
-    if (this.nodes.size > 500_000) {
+    // A bound on memory (about 15 snapshots of 100,000 distinct records); in practice versions
+    // share most packs, so one scene's history fits.
+    if (this.cachedChars > 512 * 2 ** 20 || this.nodes.size > 500_000) {
       this.nodes.clear();
+      this.cachedChars = 0;
       this.remember([EMPTY_ROOT]);
     }
     this.nodes.set(hash, parseNode(data));
+    this.cachedChars += data.length;
   }
 
   /** Loads the nodes of a whole tree into the cache (skipping cached subtrees). */
@@ -106,12 +138,17 @@ export class ObjectStore {
     return n;
   };
 
-  /** Record data by hash. */
-  async records(hashes: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const part of chunks([...new Set(hashes)])) {
+  /** Records by ref: a pack's record is its own ref; a legacy record is read from the database. */
+  async records(refs: RecordRef[]): Promise<Map<RecordRef, SceneEntity>> {
+    const out = new Map<RecordRef, SceneEntity>();
+    const hashes = new Set<string>();
+    for (const ref of refs) {
+      if (isHashRef(ref)) hashes.add(ref);
+      else out.set(ref, ref);
+    }
+    for (const part of chunks([...hashes])) {
       const rows = await this.db.snapshotObject.findMany({ where: { hash: { in: part } }, select: { hash: true, data: true } });
-      for (const r of rows) out.set(r.hash, r.data);
+      for (const r of rows) out.set(r.hash, JSON.parse(r.data) as SceneEntity);
     }
     return out;
   }
