@@ -37,8 +37,13 @@ export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promis
   // Rewriting a legacy leaf needs its unchanged records, which the state has.
   const recordOf = (id: string) => state.get(id)!;
   const big = changes.size > 2000;
+  const slicedPause = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await pause();
+    sliceStart = performance.now();
+  };
   const { root, created } = big
-    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, pause, recordOf)
+    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf)
     : updateTree(ws.baseRoot, changes, store.node, recordOf);
   store.remember(created);
   return { root, created };

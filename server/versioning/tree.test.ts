@@ -34,7 +34,7 @@ describe("snapshot trie", () => {
     const sliced = await updateTreeInSlices(EMPTY_ROOT.hash, all, s.get, async () => void pauses++);
     expect(sliced.root).toBe(whole.root);
     expect(new Set(sliced.created.map((o) => o.hash))).toEqual(new Set(whole.created.map((o) => o.hash)));
-    expect(pauses).toBe(16);
+    expect(pauses).toBe(256 + 16);
     s.keep(whole.created);
     expect(treeEntries(whole.root, s.get)).toEqual(all);
     // About 4,400 stored objects for 100,000 records: 16 + 256 nodes and at most 4,096 packs here.
@@ -47,7 +47,8 @@ describe("snapshot trie", () => {
     const packs = created.filter((o) => o.node?.kind === "pack");
     expect(packs.length).toBeGreaterThan(100);
     for (const p of packs) {
-      expect(p.data).toBe(canonicalJson(p.node));
+      const node = p.node as Extract<TreeNode, { kind: "pack" }>;
+      expect(p.data).toBe(canonicalJson({ kind: "pack", records: Object.fromEntries(node.records) }));
       expect(p.hash).toBe(contentHash(p.data));
       expect(parseNode(p.data)).toEqual(p.node);
       expect(p.children).toEqual([]);
