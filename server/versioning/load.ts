@@ -22,6 +22,8 @@ export function initialSnapshot(store: ObjectStore): { root: string; created: St
 
 /** Loads (or, for a new project, creates) the working state of the current branch. */
 export async function openWorkspace(db: Db, store: ObjectStore): Promise<Workspace> {
+  // Packs a crashed save wrote ahead of its transaction; never worth failing the start for.
+  await store.sweep().catch((e) => console.error(`kiln: could not remove unreferenced snapshot objects (${(e as Error).message.split("\n").pop()})`));
   const branchName = (await db.setting.findUnique({ where: { key: CURRENT_BRANCH_KEY } }))?.value ?? DEFAULT_BRANCH;
   let branch = await db.branch.findUnique({ where: { name: branchName } });
   if (!branch) {

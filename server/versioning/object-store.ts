@@ -87,6 +87,8 @@ export class ObjectStore {
   private nodes = new Map<string, TreeNode>();
   /** Characters of stored data behind the cached nodes (packs hold record texts). */
   private cachedChars = 0;
+  /** Roots whose whole tree is in the cache (a save after one change need not walk 4,400 nodes). */
+  private loaded = new Set<string>();
   constructor(private db: Db) {
     this.remember([EMPTY_ROOT]);
   }
@@ -105,6 +107,7 @@ export class ObjectStore {
     // share most packs, so one scene's history fits.
     if (this.cachedChars > 512 * 2 ** 20 || this.nodes.size > 500_000) {
       this.nodes.clear();
+      this.loaded.clear();
       this.cachedChars = 0;
       this.remember([EMPTY_ROOT]);
     }
@@ -114,6 +117,7 @@ export class ObjectStore {
 
   /** Loads the nodes of a whole tree into the cache (skipping cached subtrees). */
   async loadTree(root: string): Promise<void> {
+    if (this.loaded.has(root)) return;
     let frontier = [root];
     while (frontier.length) {
       const missing = frontier.filter((h) => !this.nodes.has(h));
@@ -129,6 +133,7 @@ export class ObjectStore {
       }
       frontier = next;
     }
+    this.loaded.add(root);
   }
 
   /** Synchronous node reader over the cache (call loadTree first). */
@@ -151,6 +156,44 @@ export class ObjectStore {
       for (const r of rows) out.set(r.hash, JSON.parse(r.data) as SceneEntity);
     }
     return out;
+  }
+
+  /**
+   * Writes the new childless objects among `created` (packs) ahead of a save's transaction, with
+   * no reference yet, each statement committing on its own: a save of 100,000 records would
+   * otherwise commit ~35 MB at once, and SQLite's commit (fsync) holds the event loop for all of
+   * it. The save's transaction then only counts references to them (addRefs finds them stored).
+   * Returns what it wrote, for `dropUnreferenced` if the save fails. Rows left with no
+   * reference by a crash are removed at the next start (`sweep`).
+   */
+  async preWrite(created: StoredObject[]): Promise<string[]> {
+    const leaves = created.filter((o) => o.children.length === 0);
+    if (leaves.reduce((n, o) => n + o.data.length, 0) < 4 * INSERT_CHARS) return [];
+    const existing = await existingHashes(this.db, leaves.map((o) => o.hash));
+    const fresh = leaves.filter((o) => !existing.has(o.hash)).map((o) => ({ hash: o.hash, data: o.data, refs: 0, children: "[]" }));
+    const written: string[] = [];
+    try {
+      for (const part of insertBatches(fresh)) {
+        await insertObjects(this.db, part);
+        written.push(...part.map((o) => o.hash));
+        await pause();
+      }
+    } catch (error) {
+      await this.dropUnreferenced(written).catch(() => undefined);
+      throw error;
+    }
+    return written;
+  }
+
+  /** Deletes objects of `hashes` that nothing references (a failed save's pre-written packs). */
+  async dropUnreferenced(hashes: string[]): Promise<void> {
+    for (const part of chunks(hashes, LOOKUP_ROWS))
+      await this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0 AND "hash" IN (${inList(part)})`);
+  }
+
+  /** Removes objects nothing references: packs pre-written by a save that a crash cut off. */
+  async sweep(): Promise<number> {
+    return this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0`);
   }
 
   /** Counts one more reference to each root, inserting the new objects among `created`. */

@@ -153,7 +153,10 @@ function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, ge
   // touched path is rebuilt bottom-up once and untouched ones are never visited.
   const byPath = new Map<string, [string, SceneEntity | null][]>();
   const next = new Map<string, Set<string>>();
+  let n = 0;
   for (const [id, hash] of changes) {
+    // Placing a record hashes its id: at 100,000 records that is worth pausing for too.
+    if ((++n & 2047) === 0) yield;
     const p = recordPath(id);
     let list = byPath.get(p);
     if (!list) {
@@ -243,10 +246,11 @@ export function diffTrees(a: string, b: string, get: NodeSource): Map<string, [R
     const nx = x ? get(x) : undefined, ny = y ? get(y) : undefined;
     if ((nx?.kind ?? ny?.kind) !== "node") {
       const ex = nx ? leafRefs(nx) : NO_REFS, ey = ny ? leafRefs(ny) : NO_REFS;
-      for (const id of new Set([...ex.keys(), ...ey.keys()])) {
-        const a = ex.get(id), b = ey.get(id);
-        if (!sameRecord(a, b)) out.set(id, [a ?? null, b ?? null]);
+      for (const [id, a] of ex) {
+        const b = ey.get(id);
+        if (!sameRecord(a, b)) out.set(id, [a, b ?? null]);
       }
+      for (const [id, b] of ey) if (!ex.has(id)) out.set(id, [null, b]);
       return;
     }
     const cx = nx?.kind === "node" ? nx.children : {}, cy = ny?.kind === "node" ? ny.children : {};

@@ -75,6 +75,7 @@ export class VersionControl {
     const changes = diffTrees(parentRoot, root, this.store.node).size;
     const objects = this.ws.objectCount;
     const seq = this.ws.seq;
+    const preWritten = await this.store.preWrite(created);
     const row = await this.db.$transaction(async (tx) => {
       const counter = await tx.setting.findUnique({ where: { key: VERSION_SEQ_KEY } });
       const number = Number(counter?.value ?? 0) + 1;
@@ -84,7 +85,10 @@ export class VersionControl {
       await this.store.release(tx, [branch.workRoot]);
       await tx.branch.update({ where: { name: branch.name }, data: { head: number, workRoot: root, workSeq: seq } });
       return tx.version.create({ data: { number, name, description, branch: branch.name, parent: branch.head, root, objects, changes, auto } });
-    }, { timeout: 60_000 });
+    }, { timeout: 60_000 }).catch(async (error) => {
+      await this.store.dropUnreferenced(preWritten).catch(() => undefined);
+      throw error;
+    });
     this.ws.markSaved(root);
     const done = performance.now();
     // Big saves say where their time went (tests/bench/save-bench.ts reads this line).
