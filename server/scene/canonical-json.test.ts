@@ -1,4 +1,4 @@
-// Invariant: canonicalJson's fast path (JSON.stringify with the sorted key list) writes exactly
+// Invariant: canonicalJson's fast path (JSON.stringify of a sorted-keys copy) writes exactly
 // the text of the reference definition, for any JSON-like value: stored snapshots are addressed
 // by the hash of this text, so one differing byte would orphan every version.
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { applyOperation } from "./apply";
 import { initialState } from "./state";
 import { rng } from "../../tests/helpers/random";
 
-const KEYS = ["a", "b", "B", "10", "2", "0", "-1", "é", "\ud800", "__proto__x", "z z", "", "id", "x", "y", "kind", "entries", "aa"];
+const KEYS = ["a", "b", "B", "10", "2", "0", "-1", "é", "\ud800", "__proto__x", "z z", "", "id", "x", "y", "kind", "entries", "aa", "__proto__", "Z", "1a"];
 
 function value(r: () => number, depth: number): unknown {
   const pick = Math.floor(r() * (depth > 4 ? 6 : 9));

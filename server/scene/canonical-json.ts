@@ -1,46 +1,73 @@
 /**
  * JSON with object keys sorted, so equal data always gives equal text (and equal hashes).
- * Hot in versioning (a first save hashes every record of the project), so the usual case goes
- * through the engine's own JSON.stringify: given an array of property names as its replacer,
- * it writes every object's properties in that array's order, so the sorted list of every key in
- * the value gives exactly the sorted-keys text. Values JSON.stringify treats differently from
- * plain data (functions, symbols, bigints, toJSON, cycles, very deep nesting) take the
- * hand-written path. The text must never change for the same value: stored snapshots are
- * addressed by its hash.
+ * Hot in versioning (a first save serialises every record of the project), so the usual case
+ * goes through the engine's own JSON.stringify: it writes properties in the object's own order,
+ * so a value whose objects all have sorted keys is written as is, and the others are copied with
+ * their keys inserted in sorted order first (only the objects that need it). Values
+ * JSON.stringify treats differently from plain data (functions, symbols, bigints, toJSON, very
+ * deep nesting) and keys the engine orders by itself (integer-like keys come first, in numeric
+ * order; `__proto__` cannot be assigned) take the hand-written path. The text must never change
+ * for the same value: stored snapshots are addressed by its hash.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return sortedKeysJson(value);
-  const keys = new Set<string>();
-  if (!collectKeys(value, keys, 0)) return sortedKeysJson(value);
-  return JSON.stringify(value, [...keys].sort());
+  const sorted = sortedCopy(value, 0);
+  return sorted === UNSUPPORTED ? sortedKeysJson(value) : JSON.stringify(sorted);
 }
 
 const MAX_FAST_DEPTH = 64;
+const UNSUPPORTED = Symbol("unsupported");
 
-/** Adds every property name in `value` to `keys`; false when the fast path would differ. */
-function collectKeys(value: object, keys: Set<string>, depth: number): boolean {
-  if (depth > MAX_FAST_DEPTH) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!plainItem(item, keys, depth)) return false;
-    return true;
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
-  for (const key of Object.keys(value)) {
-    keys.add(key);
-    if (!plainItem((value as Record<string, unknown>)[key], keys, depth)) return false;
-  }
-  return true;
+/** Keys the engine would not keep in insertion order, or that cannot be assigned as data. */
+function specialKey(key: string): boolean {
+  const c = key.charCodeAt(0);
+  return (c >= 48 && c <= 57) || key === "__proto__";
 }
 
-function plainItem(item: unknown, keys: Set<string>, depth: number): boolean {
-  switch (typeof item) {
+/** `value` with every object's keys in sorted order (itself when already so), or UNSUPPORTED. */
+function sortedCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
     case "string": case "number": case "boolean": case "undefined":
-      return true;
+      return value;
     case "object":
-      return item === null || collectKeys(item, keys, depth + 1);
+      break;
     default:
-      return false;
+      return UNSUPPORTED;
   }
+  if (value === null) return value;
+  if (depth > MAX_FAST_DEPTH) return UNSUPPORTED;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = sortedCopy(value[i], depth + 1);
+      if (item === UNSUPPORTED) return UNSUPPORTED;
+      if (item !== value[i]) (out ??= value.slice())[i] = item;
+    }
+    return out ?? value;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return UNSUPPORTED;
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  let inOrder = true;
+  for (let i = 0; i < keys.length; i++) {
+    if (specialKey(keys[i])) return UNSUPPORTED;
+    if (i > 0 && keys[i - 1] > keys[i]) inOrder = false;
+  }
+  if (!inOrder) keys.sort();
+  // A copy is made only when the keys were out of order or a property's value was copied.
+  let out: Record<string, unknown> | null = inOrder ? null : {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const item = sortedCopy(source[k], depth + 1);
+    if (item === UNSUPPORTED) return UNSUPPORTED;
+    if (out) out[k] = item;
+    else if (item !== source[k]) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = source[keys[j]];
+      out[k] = item;
+    }
+  }
+  return out ?? value;
 }
 
 /** The reference definition: recursive, keys sorted, undefined properties left out. */

@@ -7,21 +7,23 @@ import { initialState } from "../scene/state";
 import { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
 import { loadBranchState } from "./snapshots";
-import { EMPTY_ROOT, recordObject, updateTree, type StoredObject } from "./tree";
+import { EMPTY_ROOT, updateTree, type StoredObject } from "./tree";
 
 export const CURRENT_BRANCH_KEY = "current_branch";
 export const DEFAULT_BRANCH = "main";
 
 /** The snapshot of a new project's state (every app with its empty Main scene). */
 export function initialSnapshot(store: ObjectStore): { root: string; created: StoredObject[] } {
-  const records = [...initialState().values()].map((r) => ({ id: r.id, obj: recordObject(r) }));
-  const { root, created } = updateTree(EMPTY_ROOT.hash, new Map(records.map((r) => [r.id, r.obj.hash])), store.node);
+  const records = new Map([...initialState().values()].map((r) => [r.id, r]));
+  const { root, created } = updateTree(EMPTY_ROOT.hash, records, store.node);
   store.remember(created);
-  return { root, created: [EMPTY_ROOT, ...records.map((r) => r.obj), ...created] };
+  return { root, created: [EMPTY_ROOT, ...created] };
 }
 
 /** Loads (or, for a new project, creates) the working state of the current branch. */
 export async function openWorkspace(db: Db, store: ObjectStore): Promise<Workspace> {
+  // Packs a crashed save wrote ahead of its transaction; never worth failing the start for.
+  await store.sweep().catch((e) => console.error(`kiln: could not remove unreferenced snapshot objects (${(e as Error).message.split("\n").pop()})`));
   const branchName = (await db.setting.findUnique({ where: { key: CURRENT_BRANCH_KEY } }))?.value ?? DEFAULT_BRANCH;
   let branch = await db.branch.findUnique({ where: { name: branchName } });
   if (!branch) {

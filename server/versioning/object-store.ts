@@ -7,7 +7,8 @@
  */
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { EMPTY_ROOT, parseNode, type NodeSource, type StoredObject, type TreeNode } from "./tree";
+import type { SceneEntity } from "../scene/types";
+import { EMPTY_ROOT, isHashRef, parseNode, type NodeSource, type RecordRef, type StoredObject, type TreeNode } from "./tree";
 
 type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
@@ -19,6 +20,8 @@ const chunks = <T>(xs: T[], size = CHUNK) => Array.from({ length: Math.ceil(xs.l
 // Sizes stay under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
 const LOOKUP_ROWS = 5000;
 const INSERT_ROWS = 2000;
+/** A statement runs synchronously on SQLite: about 1 MB of data keeps it to a few ms. */
+const INSERT_CHARS = 1 << 20;
 const inList = (hashes: string[]) => Prisma.join(hashes);
 /**
  * Lets other clients in between statements: SQLite's driver runs a statement synchronously and
@@ -39,11 +42,30 @@ async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   return found;
 }
 
+/** Splits rows into statements of at most INSERT_ROWS rows and INSERT_CHARS characters of data. */
+function insertBatches(objects: NewObject[]): NewObject[][] {
+  const batches: NewObject[][] = [];
+  let batch: NewObject[] = [];
+  let chars = 0;
+  for (const o of objects) {
+    if (batch.length && (batch.length >= INSERT_ROWS || chars + o.data.length > INSERT_CHARS)) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    batch.push(o);
+    chars += o.data.length;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
 async function insertObjects(tx: Tx, objects: NewObject[]): Promise<void> {
-  for (const part of chunks(objects, INSERT_ROWS)) {
+  const batches = insertBatches(objects);
+  for (const part of batches) {
     const values = part.map((o) => Prisma.sql`(${o.hash}, ${o.data}, ${o.refs}, ${o.children})`);
     await tx.$executeRaw(Prisma.sql`INSERT INTO "SnapshotObject" ("hash", "data", "refs", "children") VALUES ${Prisma.join(values)}`);
-    if (objects.length > INSERT_ROWS) await pause();
+    if (batches.length > 1) await pause();
   }
 }
 
@@ -63,25 +85,39 @@ const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
 /** Caches parsed nodes by hash: content-addressed data never changes, so the cache never goes stale. */
 export class ObjectStore {
   private nodes = new Map<string, TreeNode>();
+  /** Characters of stored data behind the cached nodes (packs hold record texts). */
+  private cachedChars = 0;
+  /** Roots whose whole tree is in the cache (a save after one change need not walk 4,400 nodes). */
+  private loaded = new Set<string>();
   constructor(private db: Db) {
     this.remember([EMPTY_ROOT]);
   }
 
   /** Puts objects known to be stored (or about to be) into the cache. */
   remember(objects: StoredObject[]) {
-    for (const o of objects) if (o.node) this.nodes.set(o.hash, o.node);
+    for (const o of objects) {
+      if (!o.node || this.nodes.has(o.hash)) continue;
+      this.nodes.set(o.hash, o.node);
+      this.cachedChars += o.data.length;
+    }
   }
 
   private cacheNode(hash: string, data: string) {
-    if (this.nodes.size > 500_000) {
+    // A bound on memory (about 15 snapshots of 100,000 distinct records); in practice versions
+    // share most packs, so one scene's history fits.
+    if (this.cachedChars > 512 * 2 ** 20 || this.nodes.size > 500_000) {
       this.nodes.clear();
+      this.loaded.clear();
+      this.cachedChars = 0;
       this.remember([EMPTY_ROOT]);
     }
     this.nodes.set(hash, parseNode(data));
+    this.cachedChars += data.length;
   }
 
   /** Loads the nodes of a whole tree into the cache (skipping cached subtrees). */
   async loadTree(root: string): Promise<void> {
+    if (this.loaded.has(root)) return;
     let frontier = [root];
     while (frontier.length) {
       const missing = frontier.filter((h) => !this.nodes.has(h));
@@ -97,6 +133,7 @@ export class ObjectStore {
       }
       frontier = next;
     }
+    this.loaded.add(root);
   }
 
   /** Synchronous node reader over the cache (call loadTree first). */
@@ -106,14 +143,57 @@ export class ObjectStore {
     return n;
   };
 
-  /** Record data by hash. */
-  async records(hashes: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const part of chunks([...new Set(hashes)])) {
+  /** Records by ref: a pack's record is its own ref; a legacy record is read from the database. */
+  async records(refs: RecordRef[]): Promise<Map<RecordRef, SceneEntity>> {
+    const out = new Map<RecordRef, SceneEntity>();
+    const hashes = new Set<string>();
+    for (const ref of refs) {
+      if (isHashRef(ref)) hashes.add(ref);
+      else out.set(ref, ref);
+    }
+    for (const part of chunks([...hashes])) {
       const rows = await this.db.snapshotObject.findMany({ where: { hash: { in: part } }, select: { hash: true, data: true } });
-      for (const r of rows) out.set(r.hash, r.data);
+      for (const r of rows) out.set(r.hash, JSON.parse(r.data) as SceneEntity);
     }
     return out;
+  }
+
+  /**
+   * Writes the new childless objects among `created` (packs) ahead of a save's transaction, with
+   * no reference yet, each statement committing on its own: a save of 100,000 records would
+   * otherwise commit ~35 MB at once, and SQLite's commit (fsync) holds the event loop for all of
+   * it. The save's transaction then only counts references to them (addRefs finds them stored).
+   * Returns what it wrote, for `dropUnreferenced` if the save fails. Rows left with no
+   * reference by a crash are removed at the next start (`sweep`).
+   */
+  async preWrite(created: StoredObject[]): Promise<string[]> {
+    const leaves = created.filter((o) => o.children.length === 0);
+    if (leaves.reduce((n, o) => n + o.data.length, 0) < 4 * INSERT_CHARS) return [];
+    const existing = await existingHashes(this.db, leaves.map((o) => o.hash));
+    const fresh = leaves.filter((o) => !existing.has(o.hash)).map((o) => ({ hash: o.hash, data: o.data, refs: 0, children: "[]" }));
+    const written: string[] = [];
+    try {
+      for (const part of insertBatches(fresh)) {
+        await insertObjects(this.db, part);
+        written.push(...part.map((o) => o.hash));
+        await pause();
+      }
+    } catch (error) {
+      await this.dropUnreferenced(written).catch(() => undefined);
+      throw error;
+    }
+    return written;
+  }
+
+  /** Deletes objects of `hashes` that nothing references (a failed save's pre-written packs). */
+  async dropUnreferenced(hashes: string[]): Promise<void> {
+    for (const part of chunks(hashes, LOOKUP_ROWS))
+      await this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0 AND "hash" IN (${inList(part)})`);
+  }
+
+  /** Removes objects nothing references: packs pre-written by a save that a crash cut off. */
+  async sweep(): Promise<number> {
+    return this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0`);
   }
 
   /** Counts one more reference to each root, inserting the new objects among `created`. */

@@ -7,20 +7,7 @@ import { IndexedState } from "../scene/indexed-state";
 import type { SceneEntity } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
-import { recordObject, treeEntries, updateTree, updateTreeInSlices, type StoredObject } from "./tree";
-
-/**
- * Serialised and hashed records, by record object. Records are immutable (the scene core
- * replaces a record rather than changing it), so a record hashed once never needs it again:
- * the next snapshot hashes only what changed since the last one.
- */
-const hashed = new WeakMap<SceneEntity, StoredObject>();
-
-function hashedRecord(record: SceneEntity): StoredObject {
-  let obj = hashed.get(record);
-  if (!obj) hashed.set(record, (obj = recordObject(record)));
-  return obj;
-}
+import { recordText, treeEntries, updateTree, updateTreeInSlices, type StoredObject } from "./tree";
 
 /** How long hashing runs before it lets other work in (a big save must not stall other clients). */
 const SLICE_MS = 8;
@@ -33,41 +20,45 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
  * `workspace.exclusive` (no write can land during a pause then).
  */
 export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promise<{ root: string; created: StoredObject[] }> {
-  const changes = new Map<string, string | null>();
-  const records: StoredObject[] = [];
+  const changes = new Map<string, SceneEntity | null>();
   let sliceStart = performance.now();
   const state = ws.state;
+  let n = 0;
   for (const id of [...ws.dirty]) {
-    const record = state.get(id);
-    if (!record) changes.set(id, null);
-    else {
-      const obj = hashedRecord(record);
-      records.push(obj);
-      changes.set(id, obj.hash);
-    }
-    if (performance.now() - sliceStart > SLICE_MS) {
+    const record = state.get(id) ?? null;
+    changes.set(id, record);
+    // Serialising is most of the work: done here, in slices, the tree finds the texts cached.
+    if (record) recordText(record);
+    if ((++n & 63) === 0 && performance.now() - sliceStart > SLICE_MS) {
       await pause();
       sliceStart = performance.now();
     }
   }
+  // Rewriting a legacy leaf needs its unchanged records, which the state has.
+  const recordOf = (id: string) => state.get(id)!;
   const big = changes.size > 2000;
+  const slicedPause = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await pause();
+    sliceStart = performance.now();
+  };
   const { root, created } = big
-    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, pause)
-    : updateTree(ws.baseRoot, changes, store.node);
+    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf)
+    : updateTree(ws.baseRoot, changes, store.node, recordOf);
   store.remember(created);
-  return { root, created: [...records, ...created] };
+  return { root, created };
 }
 
 /** The state stored under a snapshot root. */
 export async function loadSnapshot(root: string, store: ObjectStore): Promise<IndexedState> {
   await store.loadTree(root);
   const entries = treeEntries(root, store.node);
-  const data = await store.records([...entries.values()]);
+  const records = await store.records([...entries.values()]);
   const state = new IndexedState();
-  for (const [id, hash] of entries) {
-    const text = data.get(hash);
-    if (text === undefined) throw new Error(`Record ${hash} of snapshot ${root} is missing.`);
-    state.set(id, JSON.parse(text) as SceneEntity);
+  for (const [id, ref] of entries) {
+    const record = records.get(ref);
+    if (record === undefined) throw new Error(`Record ${String(ref)} of snapshot ${root} is missing.`);
+    state.set(id, record);
   }
   return state;
 }

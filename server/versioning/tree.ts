@@ -2,9 +2,15 @@
  * Content-addressed snapshots of the working state, as a fixed-depth hash trie (like git trees).
  *
  * A record's place is the first DEPTH hex digits of sha256(record id); internal nodes map a hex
- * digit to a child hash, leaves map record ids to record hashes. A version is one root hash.
- * Changing one record rewrites one leaf and DEPTH internal nodes (~3 KB), so storage grows with
- * what changed, not with the scene; equal subtrees are shared between all versions.
+ * digit to a child hash, and leaves ("packs") hold their records inline, so a 100,000-record
+ * snapshot is ~4,400 stored objects, not 100,000. A version is one root hash. A pack's stored text
+ * is the canonical JSON of `{kind: "pack", records: {id: record}}`, put together from the
+ * records' own canonical texts (cached per record object), so nothing is serialised twice.
+ * Changing one record rewrites one pack (~25 records at 100,000) and DEPTH internal nodes, so
+ * storage grows with what changed, not with the scene; equal subtrees are shared between versions.
+ *
+ * Snapshots written before packs existed have "leaf" nodes mapping ids to record hashes, with
+ * each record stored as its own object. They stay readable; a save rewrites a touched leaf as a pack.
  */
 import { hash } from "node:crypto";
 import { canonicalJson } from "../scene/canonical-json";
@@ -14,7 +20,38 @@ export const DEPTH = 3;
 
 export type TreeNode =
   | { kind: "node"; children: Record<string, string> }
-  | { kind: "leaf"; entries: Record<string, string> };
+  /** Legacy leaf: record id → hash of the record, stored as its own object. */
+  | { kind: "leaf"; entries: Record<string, string> }
+  /**
+   * Leaf: record id → the record itself (shared with the working state; records are immutable).
+   * A Map, not an object: every pack has different keys, and objects with unique keys each make
+   * the engine build new hidden classes (measured: most of a big save's CPU time and garbage).
+   */
+  | { kind: "pack"; records: Map<string, SceneEntity> };
+
+/**
+ * What a leaf says about one record: the record (packs) or, in legacy leaves, its content hash
+ * (the record is a stored object of its own).
+ */
+export type RecordRef = SceneEntity | string;
+export const isHashRef = (ref: RecordRef): ref is string => typeof ref === "string";
+
+/** Whether two refs denote the same record content (a record and a hash compare by hashing the record). */
+export function sameRecord(a: RecordRef | undefined, b: RecordRef | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const ha = isHashRef(a), hb = isHashRef(b);
+  if (ha && hb) return false;
+  if (!ha && !hb) return recordText(a) === recordText(b);
+  return ha ? contentHash(recordText(b as SceneEntity)) === a : contentHash(recordText(a)) === b;
+}
+
+const NO_REFS: ReadonlyMap<string, RecordRef> = new Map();
+
+/** The records of a leaf of either kind, as refs. */
+export function leafRefs(node: TreeNode): ReadonlyMap<string, RecordRef> {
+  return node.kind === "pack" ? node.records : node.kind === "leaf" ? new Map(Object.entries(node.entries)) : NO_REFS;
+}
 
 /** A stored object: a tree node or a record, by its content hash. */
 export interface StoredObject { hash: string; data: string; children: string[]; node?: TreeNode }
@@ -36,15 +73,31 @@ export function recordPath(id: string): string {
   return p;
 }
 
-/** Serialises a record and hashes it. */
-export function recordObject(record: SceneEntity): StoredObject {
-  const data = canonicalJson(record);
-  return { hash: contentHash(data), data, children: [] };
+/**
+ * Canonical texts of records, by record object. Records are immutable (the scene core replaces
+ * a record rather than changing it), so a record serialised once never needs it again: the next
+ * snapshot serialises only what changed since the last one.
+ */
+const texts = new WeakMap<SceneEntity, string>();
+
+/** A record's canonical text (cached). */
+export function recordText(record: SceneEntity): string {
+  let text = texts.get(record);
+  if (text === undefined) texts.set(record, (text = canonicalJson(record)));
+  return text;
 }
 
-function nodeObject(node: TreeNode): StoredObject {
-  const data = canonicalJson(node);
-  const children = node.kind === "node" ? Object.values(node.children) : Object.values(node.entries);
+/** canonicalJson of a pack node, from its records' cached texts. */
+function packText(records: Map<string, SceneEntity>): string {
+  const ids = [...records.keys()].sort();
+  const parts = new Array<string>(ids.length);
+  for (let i = 0; i < ids.length; i++) parts[i] = `${JSON.stringify(ids[i])}:${recordText(records.get(ids[i])!)}`;
+  return `{"kind":"pack","records":{${parts.join(",")}}}`;
+}
+
+export function nodeObject(node: TreeNode): StoredObject {
+  const data = node.kind === "pack" ? packText(node.records) : canonicalJson(node);
+  const children = node.kind === "node" ? Object.values(node.children) : node.kind === "leaf" ? Object.values(node.entries) : [];
   return { hash: contentHash(data), data, children, node };
 }
 
@@ -52,29 +105,40 @@ export const EMPTY_ROOT = nodeObject({ kind: "node", children: {} });
 
 /** Parses a stored node. */
 export function parseNode(data: string): TreeNode {
-  return JSON.parse(data) as TreeNode;
+  const node = JSON.parse(data) as TreeNode | { kind: "pack"; records: Record<string, SceneEntity> };
+  return node.kind === "pack" && !(node.records instanceof Map) ? { kind: "pack", records: new Map(Object.entries(node.records)) } : (node as TreeNode);
 }
 
 /** Reads nodes by hash (from memory or the database). */
 export type NodeSource = (hash: string) => TreeNode;
 
 /**
- * Applies record changes (id → new record hash, or null for removed) to the tree at `root`.
+ * A record of the working state, by id: needed when a legacy leaf is rewritten as a pack (its
+ * unchanged records are only hashes there).
+ */
+export type RecordOf = (id: string) => SceneEntity;
+
+const noLegacy: RecordOf = () => {
+  throw new Error("A legacy snapshot leaf was rewritten without the working state's records.");
+};
+
+/**
+ * Applies record changes (id → new record, or null for removed) to the tree at `root`.
  * Returns the new root and the nodes it created; untouched subtrees are reused by hash.
  */
-export function updateTree(root: string, changes: Map<string, string | null>, get: NodeSource): { root: string; created: StoredObject[] } {
-  const steps = rebuildTree(root, changes, get);
+export function updateTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf = noLegacy): { root: string; created: StoredObject[] } {
+  const steps = rebuildTree(root, changes, get, recordOf);
   let step = steps.next();
   while (!step.done) step = steps.next();
   return step.value;
 }
 
 /**
- * updateTree for big change sets: pauses between the root's subtrees (1/16 of the work each),
- * so that other clients are served meanwhile. `get` must stay valid across the pauses.
+ * updateTree for big change sets: offers a pause after each subtree of the second level (1/256
+ * of the work) and of the first, so that other clients are served meanwhile. `get` must stay valid across the pauses.
  */
-export async function updateTreeInSlices(root: string, changes: Map<string, string | null>, get: NodeSource, pause: () => Promise<void>): Promise<{ root: string; created: StoredObject[] }> {
-  const steps = rebuildTree(root, changes, get);
+export async function updateTreeInSlices(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, pause: () => Promise<void>, recordOf: RecordOf = noLegacy): Promise<{ root: string; created: StoredObject[] }> {
+  const steps = rebuildTree(root, changes, get, recordOf);
   let step = steps.next();
   while (!step.done) {
     await pause();
@@ -83,13 +147,16 @@ export async function updateTreeInSlices(root: string, changes: Map<string, stri
   return step.value;
 }
 
-function* rebuildTree(root: string, changes: Map<string, string | null>, get: NodeSource): Generator<void, { root: string; created: StoredObject[] }> {
+function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf): Generator<void, { root: string; created: StoredObject[] }> {
   const created: StoredObject[] = [];
   // Group the changes by trie path, and index which digits follow each prefix, so that each
   // touched path is rebuilt bottom-up once and untouched ones are never visited.
-  const byPath = new Map<string, [string, string | null][]>();
+  const byPath = new Map<string, [string, SceneEntity | null][]>();
   const next = new Map<string, Set<string>>();
+  let n = 0;
   for (const [id, hash] of changes) {
+    // Placing a record hashes its id: at 100,000 records that is worth pausing for too.
+    if ((++n & 2047) === 0) yield;
     const p = recordPath(id);
     let list = byPath.get(p);
     if (!list) {
@@ -103,26 +170,36 @@ function* rebuildTree(root: string, changes: Map<string, string | null>, get: No
     }
     list.push([id, hash]);
   }
-  const rebuild = (hash: string | undefined, depth: number, prefix: string): string | undefined => {
+  // A generator so that a big rebuild can pause after each second-level subtree (1/256 of the work).
+  function* rebuild(hash: string | undefined, depth: number, prefix: string): Generator<void, string | undefined> {
     if (depth === DEPTH) {
-      const entries = { ...(hash ? (get(hash) as Extract<TreeNode, { kind: "leaf" }>).entries : {}) };
-      for (const [id, h] of byPath.get(prefix) ?? []) {
-        if (h) entries[id] = h;
-        else delete entries[id];
+      const old = hash ? get(hash) : undefined;
+      const own = byPath.get(prefix) ?? [];
+      let records: Map<string, SceneEntity>;
+      if (old?.kind === "leaf") {
+        // A legacy leaf becomes a pack: its unchanged records come from the working state.
+        const changed = new Set(own.map(([id]) => id));
+        records = new Map();
+        for (const id of Object.keys(old.entries)) if (!changed.has(id)) records.set(id, recordOf(id));
+      } else records = new Map(old?.kind === "pack" ? old.records : undefined);
+      for (const [id, record] of own) {
+        if (record) records.set(id, record);
+        else records.delete(id);
       }
-      if (Object.keys(entries).length === 0) return undefined;
-      const obj = nodeObject({ kind: "leaf", entries });
+      if (records.size === 0) return undefined;
+      const obj = nodeObject({ kind: "pack", records });
       created.push(obj);
       return obj.hash;
     }
     const children = { ...(hash ? (get(hash) as Extract<TreeNode, { kind: "node" }>).children : {}) };
     for (const d of next.get(prefix) ?? []) {
-      const child = rebuild(children[d], depth + 1, prefix + d);
+      const child = yield* rebuild(children[d], depth + 1, prefix + d);
+      if (depth === 1) yield;
       if (child) children[d] = child;
       else delete children[d];
     }
     return finishNode(children, depth);
-  };
+  }
   const finishNode = (children: Record<string, string>, depth: number): string | undefined => {
     if (depth > 0 && Object.keys(children).length === 0) return undefined;
     const obj = nodeObject({ kind: "node", children });
@@ -134,7 +211,7 @@ function* rebuildTree(root: string, changes: Map<string, string | null>, get: No
     // The root's children one at a time, with a pause point between them.
     const children = { ...(get(root) as Extract<TreeNode, { kind: "node" }>).children };
     for (const d of next.get("") ?? []) {
-      const child = rebuild(children[d], 1, d);
+      const child = yield* rebuild(children[d], 1, d);
       if (child) children[d] = child;
       else delete children[d];
       yield;
@@ -146,31 +223,34 @@ function* rebuildTree(root: string, changes: Map<string, string | null>, get: No
   return { root: nextRoot, created: [...unique.values()] };
 }
 
-/** Every (record id, record hash) of a tree. */
-export function treeEntries(root: string, get: NodeSource): Map<string, string> {
-  const out = new Map<string, string>();
+/** Every (record id, record ref) of a tree. */
+export function treeEntries(root: string, get: NodeSource): Map<string, RecordRef> {
+  const out = new Map<string, RecordRef>();
   const walk = (hash: string) => {
     const node = get(hash);
-    if (node.kind === "leaf") for (const [id, h] of Object.entries(node.entries)) out.set(id, h);
-    else for (const child of Object.values(node.children)) walk(child);
+    if (node.kind === "node") for (const child of Object.values(node.children)) walk(child);
+    else for (const [id, ref] of leafRefs(node)) out.set(id, ref);
   };
   walk(root);
   return out;
 }
 
 /**
- * Records that differ between two trees: id → [hash in a or null, hash in b or null].
+ * Records that differ between two trees: id → [ref in a or null, ref in b or null].
  * Subtrees with equal hashes are skipped without being read.
  */
-export function diffTrees(a: string, b: string, get: NodeSource): Map<string, [string | null, string | null]> {
-  const out = new Map<string, [string | null, string | null]>();
+export function diffTrees(a: string, b: string, get: NodeSource): Map<string, [RecordRef | null, RecordRef | null]> {
+  const out = new Map<string, [RecordRef | null, RecordRef | null]>();
   const walk = (x: string | undefined, y: string | undefined) => {
     if (x === y) return;
     const nx = x ? get(x) : undefined, ny = y ? get(y) : undefined;
-    if ((nx?.kind ?? ny?.kind) === "leaf") {
-      const ex = nx?.kind === "leaf" ? nx.entries : {}, ey = ny?.kind === "leaf" ? ny.entries : {};
-      for (const id of new Set([...Object.keys(ex), ...Object.keys(ey)]))
-        if (ex[id] !== ey[id]) out.set(id, [ex[id] ?? null, ey[id] ?? null]);
+    if ((nx?.kind ?? ny?.kind) !== "node") {
+      const ex = nx ? leafRefs(nx) : NO_REFS, ey = ny ? leafRefs(ny) : NO_REFS;
+      for (const [id, a] of ex) {
+        const b = ey.get(id);
+        if (!sameRecord(a, b)) out.set(id, [a, b ?? null]);
+      }
+      for (const [id, b] of ey) if (!ex.has(id)) out.set(id, [null, b]);
       return;
     }
     const cx = nx?.kind === "node" ? nx.children : {}, cy = ny?.kind === "node" ? ny.children : {};
