@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import type { SceneModel } from "../_lib/scene-model";
-import { SceneView, webglAvailable } from "../_lib/three-view";
+import { SceneView, probeWebgl } from "../_lib/three-view";
 
 declare global {
   /** The page's view, for tests and benches that measure frames and read pixels. */
@@ -25,10 +25,11 @@ export function SceneCanvas({ model, selected, onSelect }: Props) {
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas || !app) return;
-    if (!webglAvailable()) return setNoWebgl(true);
+    const gl = probeWebgl();
+    if (!gl.available) return setNoWebgl(true);
     let view: SceneView;
     try {
-      view = new SceneView(canvas, app);
+      view = new SceneView(canvas, app, gl.software);
     } catch {
       return setNoWebgl(true);
     }

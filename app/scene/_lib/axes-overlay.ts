@@ -44,3 +44,26 @@ export function axesOverlay(app: AppId): THREE.Group {
   }
   return group;
 }
+
+/**
+ * A ground grid on three's XZ plane (every app's ground: Blender's XY maps onto it), `size` wide,
+ * one line per unit, the centre lines lighter. Each line is cut into unit segments: SwiftShader
+ * drops a whole line that crosses the camera's near plane, which for a long line is most of them.
+ */
+export function groundGrid(size = 40): THREE.LineSegments {
+  const half = size / 2;
+  const points: number[] = [];
+  const colors: number[] = [];
+  const major = new THREE.Color(0x5a616d), minor = new THREE.Color(0x3a3f48);
+  for (let i = -half; i <= half; i++) {
+    const c = i === 0 ? major : minor;
+    for (let j = -half; j < half; j++) {
+      points.push(j, 0, i, j + 1, 0, i, i, 0, j, i, 0, j + 1);
+      for (let k = 0; k < 4; k++) colors.push(c.r, c.g, c.b);
+    }
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.Float32BufferAttribute(points, 3));
+  geometry.setAttribute("color", new THREE.Float32BufferAttribute(colors, 3));
+  return new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ vertexColors: true }));
+}

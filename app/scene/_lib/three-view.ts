@@ -14,20 +14,56 @@ import { primitiveMesh } from "@/server/scene/primitives";
 import { worldMatrices } from "@/server/scene/world";
 import type { AppId, ObjectRecord, PrimitiveType } from "@/server/scene/types";
 import type { ObjectView, SceneModel } from "./scene-model";
-import { axesOverlay } from "./axes-overlay";
+import { axesOverlay, groundGrid } from "./axes-overlay";
 
 const PRIMITIVES = new Set(["Plane", "Cube", "Sphere", "Cylinder"]);
 const DEFAULT_COLOR = new THREE.Color(0.8, 0.8, 0.8);
 const SELECTED = 0xf08a3c;
 
-/** True when this browser can give a WebGL context at all. */
-export function webglAvailable(): boolean {
+/** Above this many triangles a frame would be slow on a software renderer: spheres and cylinders get fewer facets. */
+const TRIANGLE_BUDGET = 250_000;
+
+/**
+ * Whether this browser gives a WebGL context, and whether it draws in software (SwiftShader,
+ * llvmpipe): there, multisampling costs more than it is worth.
+ */
+export function probeWebgl(): { available: boolean; software: boolean } {
   try {
-    const c = document.createElement("canvas");
-    return !!(c.getContext("webgl2") ?? c.getContext("webgl"));
+    const gl = document.createElement("canvas").getContext("webgl2") ?? document.createElement("canvas").getContext("webgl");
+    if (!gl) return { available: false, software: false };
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const renderer = String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+    gl.getExtension("WEBGL_lose_context")?.loseContext();
+    return { available: true, software: /swiftshader|llvmpipe|software/i.test(renderer) };
   } catch {
-    return false;
+    return { available: false, software: false };
   }
+}
+
+/** Geometry of mesh data (positions, normals, indices). */
+function fromData(data: { positions: Float32Array; normals: Float32Array; indices: Uint32Array }): THREE.BufferGeometry {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.BufferAttribute(data.positions, 3));
+  g.setAttribute("normal", new THREE.BufferAttribute(data.normals, 3));
+  g.setIndex(new THREE.BufferAttribute(data.indices, 1));
+  return g;
+}
+
+/**
+ * A sphere or cylinder with few facets, fitted to the full one's bounds in the app's space. Built
+ * in three's space and brought into the app's like Kiln's primitives (index order kept).
+ */
+function coarse(app: AppId, type: "Sphere" | "Cylinder", full: THREE.BufferGeometry): THREE.BufferGeometry {
+  const g = type === "Sphere" ? new THREE.SphereGeometry(1, 8, 5) : new THREE.CylinderGeometry(1, 1, 2, 8, 1);
+  g.applyMatrix4(new THREE.Matrix4().fromArray(appToCanonical(app)).invert());
+  g.computeBoundingBox();
+  full.computeBoundingBox();
+  const from = g.boundingBox!, to = full.boundingBox!;
+  const size = from.getSize(new THREE.Vector3()), want = to.getSize(new THREE.Vector3());
+  g.translate(...from.getCenter(new THREE.Vector3()).negate().toArray());
+  g.scale(want.x / (size.x || 1), want.y / (size.y || 1), want.z / (size.z || 1));
+  g.translate(...to.getCenter(new THREE.Vector3()).toArray());
+  return g;
 }
 
 interface Pickable { object: THREE.Object3D; names: string[] }
@@ -49,15 +85,17 @@ export class SceneView {
   /** Frames drawn so far, and the last frame's draw time in ms (tests and benches read these). */
   frames = 0;
   lastFrameMs = 0;
+  /** When the first frame with objects was drawn (performance.now()), for benches. */
+  firstSceneFrameAt = 0;
 
-  constructor(private canvas: HTMLCanvasElement, private app: AppId) {
+  constructor(private canvas: HTMLCanvasElement, private app: AppId, private software = false) {
     // preserveDrawingBuffer: tests and users can read the picture (pixel checks, "copy image").
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !software, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
     this.scene.background = new THREE.Color(0x2a2e35);
     this.scene.add(this.content, this.overlay);
     this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x3a3530, 0.6));
-    const grid = new THREE.GridHelper(40, 40, 0x5a616d, 0x3a3f48);
+    const grid = groundGrid(40);
     // A hair above the ground so a ground plane at 0 does not hide it in stripes.
     grid.position.y = 0.002;
     this.overlay.add(grid, axesOverlay(app));
@@ -91,10 +129,17 @@ export class SceneView {
     this.renderer.render(this.scene, this.camera);
     this.lastFrameMs = performance.now() - t;
     this.frames++;
+    if (!this.firstSceneFrameAt && this.pickables.length) {
+      // Wait for the pixels (reading one does), so the time is when the scene is really shown.
+      const gl = this.renderer.getContext();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+      this.firstSceneFrameAt = performance.now();
+    }
   }
 
   /** Shows `model` (replacing what was shown). */
   setModel(model: SceneModel, selected: string | null): void {
+    if (this.moveOnly(model)) return this.select(selected);
     this.model = model;
     this.clearContent();
     const records = model.objects.map((o) => ({ ...o, app: this.app }) as unknown as ObjectRecord);
@@ -112,15 +157,19 @@ export class SceneView {
       } else if (o.kind === "light" && o.light) this.addLight(o);
       else this.addEmpty(o);
     }
+    let triangles = 0;
+    for (const list of batches.values()) triangles += list.length * this.triangles(list[0].type, false);
+    const lowPoly = triangles > TRIANGLE_BUDGET;
     for (const list of batches.values()) {
       const first = list[0];
       const m = first.material ? materials.get(first.material) : undefined;
-      const material = new THREE.MeshStandardMaterial({
-        color: m ? new THREE.Color(m.color.r, m.color.g, m.color.b) : DEFAULT_COLOR,
-        metalness: m?.metallic ?? 0, roughness: m?.roughness ?? 0.6,
-        transparent: !!m && m.color.a < 1, opacity: m?.color.a ?? 1,
-      });
-      const mesh = new THREE.InstancedMesh(this.geometry(first.type), material, list.length);
+      const color = m ? new THREE.Color(m.color.r, m.color.g, m.color.b) : DEFAULT_COLOR;
+      const alpha = { transparent: !!m && m.color.a < 1, opacity: m?.color.a ?? 1 };
+      // A software renderer shades every pixel on the CPU: Lambert there, physically based elsewhere.
+      const material = this.software
+        ? new THREE.MeshLambertMaterial({ color, ...alpha })
+        : new THREE.MeshStandardMaterial({ color, metalness: m?.metallic ?? 0, roughness: m?.roughness ?? 0.6, ...alpha });
+      const mesh = new THREE.InstancedMesh(this.geometry(first.type, lowPoly), material, list.length);
       list.forEach((o, i) => mesh.setMatrixAt(i, this.worlds.get(o.name)!));
       mesh.instanceMatrix.needsUpdate = true;
       mesh.computeBoundingSphere();
@@ -130,19 +179,51 @@ export class SceneView {
     this.select(selected);
   }
 
-  /** Geometry of a primitive in this app's space; imported meshes show as a unit box. */
-  private geometry(type: string): THREE.BufferGeometry {
-    const key = PRIMITIVES.has(type) ? type : "Mesh";
+  /**
+   * When `model` differs from the shown one only in transforms of meshes and empties (the common
+   * live change), moves them in place instead of rebuilding every batch. False when it cannot.
+   */
+  private moveOnly(model: SceneModel): boolean {
+    const old = this.model;
+    if (!old || old.materials !== model.materials || old.objects.length !== model.objects.length) return false;
+    for (let i = 0; i < model.objects.length; i++) {
+      const a = old.objects[i], b = model.objects[i];
+      if (a === b) continue;
+      if (a.kind === "light" || a.name !== b.name || a.kind !== b.kind || a.type !== b.type || a.material !== b.material || a.parent !== b.parent) return false;
+    }
+    this.model = model;
+    const records = model.objects.map((o) => ({ ...o, app: this.app }) as unknown as ObjectRecord);
+    const toCanon = appToCanonical(this.app);
+    for (const [name, m] of worldMatrices(records)) this.worlds.get(name)!.fromArray(multiply(toCanon, m));
+    for (const p of this.pickables) {
+      if (p.object instanceof THREE.InstancedMesh) {
+        const mesh = p.object;
+        p.names.forEach((name, i) => mesh.setMatrixAt(i, this.worlds.get(name)!));
+        mesh.instanceMatrix.needsUpdate = true;
+        mesh.computeBoundingSphere();
+      } else p.object.matrix.makeTranslation(new THREE.Vector3().setFromMatrixPosition(this.worlds.get(p.names[0])!));
+    }
+    return true;
+  }
+
+  /**
+   * Geometry of a primitive in this app's space (imported meshes show as a unit box); with
+   * `lowPoly`, spheres and cylinders with fewer facets.
+   */
+  private geometry(type: string, lowPoly = false): THREE.BufferGeometry {
+    const base = PRIMITIVES.has(type) ? type : "Mesh";
+    const key = lowPoly && (base === "Sphere" || base === "Cylinder") ? `${base}-low` : base;
     let g = this.geometries.get(key);
     if (!g) {
-      const data = primitiveMesh(this.app, key === "Mesh" ? "Cube" : (key as PrimitiveType));
-      g = new THREE.BufferGeometry();
-      g.setAttribute("position", new THREE.BufferAttribute(data.positions, 3));
-      g.setAttribute("normal", new THREE.BufferAttribute(data.normals, 3));
-      g.setIndex(new THREE.BufferAttribute(data.indices, 1));
+      if (key !== base) g = coarse(this.app, base as "Sphere" | "Cylinder", this.geometry(base));
+      else g = fromData(primitiveMesh(this.app, base === "Mesh" ? "Cube" : (base as PrimitiveType)));
       this.geometries.set(key, g);
     }
     return g;
+  }
+
+  private triangles(type: string, lowPoly: boolean): number {
+    return this.geometry(type, lowPoly).index!.count / 3;
   }
 
   private addLight(o: ObjectView): void {
