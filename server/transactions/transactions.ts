@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { invertChanges, squashChanges } from "../scene/changes";
 import type { Change } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
+import { kilnEvents } from "../events/bus";
 
 type Row = Awaited<ReturnType<Db["transaction"]["findFirstOrThrow"]>>;
 
@@ -47,6 +48,11 @@ export class Transactions {
     return this.open !== null;
   }
 
+  /** The open transaction's id and the last seq before it began (undo stops there), or null. */
+  get openBounds(): { id: string; startSeq: number } | null {
+    return this.open ? { id: this.open.row.id, startSeq: this.open.row.startSeq } : null;
+  }
+
   /** Whether the open transaction asked to roll back on its first failing call. */
   get rollbackOnError(): boolean {
     return !!this.open?.row.rollbackOnError;
@@ -60,6 +66,7 @@ export class Transactions {
         data: { id: randomUUID(), name, status: "open", branch: this.ws.branch, startSeq: this.ws.seq, rollbackOnError },
       });
       this.open = { row, changes: [], operations: 0, tools: [] };
+      kilnEvents().publish({ kind: "transaction", action: "begun", id: row.id, name: row.name });
       return { transaction: this.describeOpen()! };
     });
   }
@@ -71,6 +78,7 @@ export class Transactions {
         where: { id: open.row.id }, data: { status: "committed", endedAt: new Date(), endSeq: this.ws.seq },
       });
       this.open = null;
+      kilnEvents().publish({ kind: "transaction", action: "committed", id: open.row.id, name: open.row.name });
       return { transaction: this.describeLast(open.operations)! };
     });
   }
@@ -85,6 +93,7 @@ export class Transactions {
         where: { id: open.row.id }, data: { status: "rolled_back", endedAt: new Date(), endSeq: this.ws.seq, reason },
       });
       this.open = null;
+      kilnEvents().publish({ kind: "transaction", action: "rolled_back", id: open.row.id, name: open.row.name });
       return { transaction: this.describeLast(open.operations)!, restored_records: changes.length };
     });
   }
