@@ -1,22 +1,11 @@
 // Invariant: each real asset written by Blender's glTF exporter (tests/fixtures/assets) keeps its
 // UV sets, vertex colours, material slots, textures (same bytes), skins, morph targets and extras
 // through Kiln's glTF writer and reader, and the written file passes the Khronos validator.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateBytes } from "gltf-validator";
 import { decodeGltf, encodeGltf } from "./gltf";
 import type { InterchangeScene } from "./interchange";
-
-export const ASSETS_DIR = join(__dirname, "../../../tests/fixtures/assets");
-export const ASSETS = readdirSync(ASSETS_DIR).filter((d) => /^\d\d_/.test(d));
-
-/** The decoded scene of a fixture (its .gltf plus every file beside it). */
-export async function readAsset(name: string) {
-  const dir = join(ASSETS_DIR, name);
-  const files = new Map(readdirSync(dir).map((f) => [f, new Uint8Array(readFileSync(join(dir, f)))]));
-  return decodeGltf(files, `${name}.gltf`);
-}
+import { ASSETS, readAsset } from "../../../tests/fixtures/assets/read";
 
 const close = (a: ArrayLike<number> | undefined, b: ArrayLike<number> | undefined, eps = 1e-6) => {
   expect(a?.length).toBe(b?.length);

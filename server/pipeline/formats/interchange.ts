@@ -335,3 +335,33 @@ export function uniqueNames(names: string[]): string[] {
     return candidate;
   });
 }
+
+/**
+ * What a writer without support for issue 15's asset data leaves out, one warning per mesh,
+ * material, skin and node. `carries` lists what this format does write.
+ */
+export function assetDataWarnings(scene: InterchangeScene, format: string, carries: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  const drop = (what: string, where: string) => carries.has(what) || out.push(`${format}: ${what} of ${where} dropped`);
+  for (const m of scene.meshes) {
+    const where = `mesh "${m.name}"`;
+    if (m.uvs?.length) drop("UV sets", where);
+    if (m.colors) drop("vertex colours", where);
+    if (m.joints) drop("skin weights", where);
+    if (m.groups) drop("material slots", where);
+    if (m.morphTargets?.length) drop("morph targets", where);
+    if (m.extras) drop("custom properties", where);
+  }
+  for (const m of scene.materials) {
+    const where = `material "${m.name}"`;
+    if (m.textures && Object.keys(m.textures).length) drop("textures", where);
+    if (m.emissive) drop("emissive colour", where);
+    if (m.alphaMode === "MASK") drop("alpha cutoff", where);
+    if (m.doubleSided) drop("double-sided flag", where);
+    if (m.extras) drop("custom properties", where);
+  }
+  for (const n of scene.nodes) if (n.extras) drop("custom properties", `node "${n.name}"`);
+  for (const s of scene.skins ?? []) drop("skins", `skin "${s.name}"`);
+  for (const a of scene.animations) if (a.weights) drop("morph weight animation", `node "${scene.nodes[a.node].name}"`);
+  return out;
+}
