@@ -1,11 +1,17 @@
 // Invariant: each real asset written by Blender's glTF exporter (tests/fixtures/assets) keeps its
 // UV sets, vertex colours, material slots, textures (same bytes), skins, morph targets and extras
-// through Kiln's glTF writer and reader, and the written file passes the Khronos validator.
+// through Kiln's glTF writer and reader, and the written file passes the Khronos validator and `assimp info` (when installed).
 import { describe, expect, it } from "vitest";
 import { validateBytes } from "gltf-validator";
 import { decodeGltf, encodeGltf } from "./gltf";
 import type { InterchangeScene } from "./interchange";
 import { ASSETS, readAsset } from "../../../tests/fixtures/assets/read";
+import { assimpInfo } from "../../../tests/fixtures/formats/assimp";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "kiln-gltf-assets-"));
 
 const close = (a: ArrayLike<number> | undefined, b: ArrayLike<number> | undefined, eps = 1e-6) => {
   expect(a?.length).toBe(b?.length);
@@ -41,6 +47,10 @@ describe("real Blender glTF assets through Kiln's glTF codec", () => {
     const enc = await encodeGltf(src.scene, name);
     const report = await validateBytes(enc.files[0].bytes);
     expect(report.issues.messages.filter((m: { severity: number }) => m.severity === 0)).toEqual([]);
+    const file = join(dir, `${name}.glb`);
+    writeFileSync(file, enc.files[0].bytes);
+    const info = assimpInfo(file);
+    if (info) expect(info.exitCode, info.output).toBe(0);
     const dst = await decodeGltf(new Map([[`${name}.glb`, enc.files[0].bytes]]), `${name}.glb`);
     expect(dst.warnings).toEqual([]);
     expectSameAssetData(src.scene, dst.scene);
