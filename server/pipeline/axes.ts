@@ -187,3 +187,19 @@ export function permuteTriples(g: M3, src: ArrayLike<number>): Float32Array {
   }
   return out;
 }
+
+/**
+ * G·M·Gᵀ of a column-major 4×4 matrix M, G the 3×3 change of basis (embedded with w = 1): a
+ * matrix that maps points of one convention, re-expressed in another. Skin inverse bind matrices
+ * convert this way, since positions convert by G and joints' world matrices by G·W·Gᵀ.
+ */
+export function conjugateMat4(g: M3, m: ArrayLike<number>): number[] {
+  const G = [g[0], g[3], g[6], 0, g[1], g[4], g[7], 0, g[2], g[5], g[8], 0, 0, 0, 0, 1]; // column-major
+  const Gt = [g[0], g[1], g[2], 0, g[3], g[4], g[5], 0, g[6], g[7], g[8], 0, 0, 0, 0, 1];
+  const mul = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+    const out = new Array<number>(16).fill(0);
+    for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+    return out;
+  };
+  return mul(mul(G, m), Gt).map((v) => v + 0);
+}

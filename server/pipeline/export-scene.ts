@@ -9,13 +9,14 @@
  * interchange animation carries every channel at every key time.
  */
 import { Matrix4, Quaternion, Vector3 } from "three";
-import type { InterchangeAnimation, InterchangeLight, InterchangeMesh, InterchangeNode, InterchangeScene } from "./formats";
+import type { InterchangeAnimation, InterchangeLight, InterchangeMaterial, InterchangeMesh, InterchangeNode, InterchangeScene, InterchangeTexture } from "./formats";
+import { meshVertexDataOf, type MeshVertexData } from "../scene/mesh-data";
 import { composeTransform } from "../scene/math";
-import type { AppId, Keyframe, LightProps, MaterialRecord, ObjectRecord, SceneState, Vec3 } from "../scene/types";
-import { ids } from "../scene/types";
+import type { AppId, Keyframe, LightProps, MaterialRecord, MeshRecord, ObjectRecord, SceneState, Vec3 } from "../scene/types";
+import { TEXTURE_SLOTS, ids } from "../scene/types";
 import { worldMatrices } from "../scene/world";
 import { findAsset, objectGeometry, type Asset } from "./assets";
-import { IDENTITY3, basis, eulerToM3, lightFix, m3ToQuat, permuteTriples, quatToM3, trsToCanonical, v3, type M3, type Trs, type V3 } from "./axes";
+import { IDENTITY3, basis, conjugateMat4, eulerToM3, lightFix, m3ToQuat, permuteTriples, quatToM3, trsToCanonical, v3, type M3, type Trs, type V3 } from "./axes";
 import { describeModifier } from "./modifiers";
 
 export interface ExportOptions { applyModifiers: boolean; includeAnimations: boolean }
@@ -34,7 +35,7 @@ function interchangeLight(l: LightProps): InterchangeLight {
 }
 
 /** Each key with every channel that any key has, missing ones interpolated (see the module comment). */
-export function completeKeys(keys: readonly Keyframe[]): { time: number; position?: Vec3; rotation?: Vec3; scale?: Vec3 }[] {
+export function completeKeys(keys: readonly Keyframe[]): Keyframe[] {
   const out = keys.map((k) => ({ ...k }));
   for (const ch of CHANNELS) {
     const at = keys.flatMap((k, i) => (k[ch] ? [i] : []));
@@ -67,9 +68,18 @@ function underParent(app: AppId, parentWorld: Float64Array, t: { position: Vec3;
   return { t: [p.x, p.y, p.z], r: quatToM3([q.x, q.y, q.z, q.w]), s: [s.x, s.y, s.z] };
 }
 
-function canonicalMesh(app: AppId, name: string, mesh: { positions: Float32Array; normals: Float32Array; indices: Uint32Array }): InterchangeMesh {
+function canonicalMesh(app: AppId, name: string, mesh: { positions: Float32Array; normals: Float32Array; indices: Uint32Array }, extra: MeshVertexData): InterchangeMesh {
   const b = basis(app);
-  return { name, positions: permuteTriples(b, mesh.positions), normals: permuteTriples(b, mesh.normals), indices: mesh.indices };
+  const out: InterchangeMesh = { name, positions: permuteTriples(b, mesh.positions), normals: permuteTriples(b, mesh.normals), indices: mesh.indices };
+  if (extra.uvs) out.uvs = extra.uvs;
+  if (extra.colors) out.colors = extra.colors;
+  if (extra.joints && extra.weights) Object.assign(out, { joints: extra.joints, weights: extra.weights });
+  if (extra.groups) out.groups = extra.groups;
+  if (extra.morphTargets?.length) {
+    out.morphTargets = extra.morphTargets.map((t) => ({ name: t.name, positions: permuteTriples(b, t.positions), ...(t.normals ? { normals: permuteTriples(b, t.normals) } : {}) }));
+    out.morphWeights = extra.morphWeights ?? extra.morphTargets.map(() => 0);
+  }
+  return out;
 }
 
 /** The interchange scene of an asset (see the module comment). */
@@ -89,6 +99,9 @@ export function exportFound(state: SceneState, asset: Asset, options: ExportOpti
   const parentWorld = asset.root.parent !== null ? worldMatrices(asset.sceneObjects).get(asset.root.parent) : undefined;
   const byName = new Map(asset.objects.map((o) => [o.name, o]));
   let triangles = 0;
+  const imageIndex = new Map<string, number>();
+  const skinned: { node: number; object: ObjectRecord }[] = [];
+  out.images = [];
 
   for (const o of asset.objects) {
     const isRoot = o === asset.root;
@@ -100,23 +113,33 @@ export function exportFound(state: SceneState, asset: Asset, options: ExportOpti
       name: o.name, parent: parent ? index.get(parent.name)! : null, translation: trs.t, rotation: m3ToQuat(trs.r), scale: trs.s,
     };
     index.set(o.name, out.nodes.push(node) - 1);
+    if (o.properties) node.extras = o.properties;
 
     if (o.kind === "mesh") {
       if (!options.applyModifiers) for (const m of o.modifiers) warnings.push(`modifier ${describeModifier(m)} of "${o.name}" not applied (apply_modifiers: false); its base mesh was exported`);
       const mesh = objectGeometry(state, o, options.applyModifiers);
       if (!mesh) warnings.push(`mesh of "${o.name}" is missing from the scene; exported as an empty node`);
       else {
-        node.mesh = out.meshes.push(canonicalMesh(app, o.name, mesh)) - 1;
+        const record = o.mesh ? (state.get(o.mesh) as MeshRecord | undefined) : undefined;
+        // A modifier stack makes new vertices the stored vertex data does not describe.
+        const modified = options.applyModifiers && o.modifiers.length > 0;
+        const extra = record && !modified ? meshVertexDataOf(record) : {};
+        if (record && modified && (record.uv0 || record.colors || record.joints || record.groups || record.morphTargets))
+          warnings.push(`"${o.name}": UVs, colours, skin, material slots and morph targets not exported with modifiers applied`);
+        node.mesh = out.meshes.push(canonicalMesh(app, o.name, mesh, extra)) - 1;
         triangles += mesh.indices.length / 3;
-        const material = o.material ? (state.get(ids.material(app, o.material)) as MaterialRecord | undefined) : undefined;
-        if (o.material && !material) warnings.push(`material "${o.material}" of "${o.name}" no longer exists; exported without a material`);
-        if (material) {
-          if (!materialIndex.has(material.name)) {
-            const c = material.color;
-            materialIndex.set(material.name, out.materials.push({ name: material.name, color: [c.r, c.g, c.b, c.a], metallic: material.metallic, roughness: material.roughness }) - 1);
-          }
-          node.material = materialIndex.get(material.name);
-        }
+        const slotNames = extra.groups ? extra.groups.map((_, k) => o.materials?.[k] ?? (k === 0 ? o.material : null)) : [o.material];
+        const slots = slotNames.map((name) => {
+          const material = name ? (state.get(ids.material(app, name)) as MaterialRecord | undefined) : undefined;
+          if (name && !material) warnings.push(`material "${name}" of "${o.name}" no longer exists; exported without a material`);
+          if (!material) return null;
+          if (!materialIndex.has(material.name)) materialIndex.set(material.name, out.materials.push(interchangeMaterial(state, material, imageIndex, out, warnings)) - 1);
+          return materialIndex.get(material.name)!;
+        });
+        if (extra.groups) node.materials = slots;
+        else if (slots[0] !== null) node.material = slots[0];
+        if (o.morphWeights && o.morphWeights.length === (extra.morphTargets?.length ?? -1)) node.morphWeights = o.morphWeights;
+        if (o.skin && extra.joints) skinned.push({ node: out.nodes.length - 1, object: o });
       }
     }
     if (o.kind === "light" && o.light) node.light = interchangeLight(o.light);
@@ -124,6 +147,23 @@ export function exportFound(state: SceneState, asset: Asset, options: ExportOpti
     if (o.keyframes.length && !options.includeAnimations) warnings.push(`${o.keyframes.length} keyframes of "${o.name}" not exported (include_animations: false)`);
     if (o.keyframes.length && options.includeAnimations) out.animations.push(animation(out.nodes.length - 1, o, toCanon));
   }
+  // Skins, once every node is known: joints outside the asset cannot be written.
+  for (const { node, object } of skinned) {
+    const joints = object.skin!.joints.map((j) => index.get(j));
+    if (joints.some((j) => j === undefined)) {
+      warnings.push(`skin of "${object.name}" not exported: its joints are not all part of the asset`);
+      continue;
+    }
+    const ibm = new Float32Array(object.skin!.inverseBindMatrices.length);
+    for (let j = 0; j < joints.length; j++) ibm.set(conjugateMat4(basis(app), object.skin!.inverseBindMatrices.slice(j * 16, j * 16 + 16)), j * 16);
+    out.nodes[node].skin = (out.skins ??= []).push({ name: `${object.name} Skin`, joints: joints as number[], inverseBindMatrices: ibm }) - 1;
+  }
+  // Weight keys need a mesh with as many morph targets; anything else is left out.
+  for (const a of out.animations) {
+    const targets = out.nodes[a.node].mesh === undefined ? 0 : out.meshes[out.nodes[a.node].mesh!].morphTargets?.length ?? 0;
+    if (a.weights && a.weights.some((w) => w.length !== targets)) delete a.weights;
+  }
+  if (imageIndex.size === 0) delete out.images;
   return { scene: out, warnings, objects: out.nodes.length, triangles };
 }
 
@@ -131,6 +171,8 @@ export function exportFound(state: SceneState, asset: Asset, options: ExportOpti
 function animation(node: number, o: ObjectRecord, toCanon: (t: { position: Vec3; rotation: Vec3; scale: Vec3 }) => Trs): InterchangeAnimation {
   const keys = completeKeys(o.keyframes);
   const a: InterchangeAnimation = { node, times: keys.map((k) => k.time) };
+  // Weight keys are only written when every key has them (Kiln's own tools never set them).
+  if (keys.every((k) => k.weights)) a.weights = keys.map((k) => [...k.weights!]);
   const has = (ch: Channel) => keys[0][ch] !== undefined;
   const converted = keys.map((k) => toCanon({ position: k.position ?? o.position, rotation: k.rotation ?? o.rotation, scale: k.scale ?? o.scale }));
   if (has("position")) a.translations = converted.map((c) => c.t);
@@ -145,4 +187,32 @@ function animation(node: number, o: ObjectRecord, toCanon: (t: { position: Vec3;
     });
   }
   return a;
+}
+
+/** The interchange material of a record, its images added to the scene once each. */
+function interchangeMaterial(state: SceneState, m: MaterialRecord, imageIndex: Map<string, number>, out: InterchangeScene, warnings: string[]): InterchangeMaterial {
+  const c = m.color;
+  const mat: InterchangeMaterial = { name: m.name, color: [c.r, c.g, c.b, c.a], metallic: m.metallic, roughness: m.roughness };
+  for (const slot of TEXTURE_SLOTS) {
+    const t = m.textures?.[slot];
+    if (!t) continue;
+    const image = state.get(t.image);
+    if (image?.type !== "image") {
+      warnings.push(`texture ${slot} of material "${m.name}" is missing from the scene; exported without it`);
+      continue;
+    }
+    let k = imageIndex.get(image.id);
+    if (k === undefined) imageIndex.set(image.id, (k = out.images!.push({ name: image.name, mimeType: image.mimeType, bytes: new Uint8Array(Buffer.from(image.data, "base64")) }) - 1));
+    const tex: InterchangeTexture = { image: k, uv: t.uv };
+    if (t.offset) tex.offset = [...t.offset];
+    if (t.scale) tex.scale = [...t.scale];
+    if (t.rotation !== undefined) tex.rotation = t.rotation;
+    (mat.textures ??= {})[slot] = tex;
+  }
+  if (m.emissive) mat.emissive = [m.emissive.r, m.emissive.g, m.emissive.b];
+  if (m.alphaMode) mat.alphaMode = m.alphaMode;
+  if (m.alphaCutoff !== undefined) mat.alphaCutoff = m.alphaCutoff;
+  if (m.doubleSided) mat.doubleSided = true;
+  if (m.properties) mat.extras = m.properties;
+  return mat;
 }

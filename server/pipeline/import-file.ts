@@ -43,30 +43,30 @@ async function realOrSelf(p: string): Promise<string> {
  */
 interface Allowed { roots: string[]; test: (p: string) => boolean }
 
-async function allowedRoots(kiln: Kiln): Promise<Allowed> {
+export async function allowedRoots(kiln: Kiln): Promise<Allowed> {
   const both = async (p: string) => [...new Set([path.resolve(p), await realOrSelf(path.resolve(p))])];
   const [project, assets, home] = await Promise.all([both(kiln.config.projectDir), both(assetsDir(kiln.config.home)), both(kiln.config.home)]);
   const within = (roots: string[], p: string) => roots.some((r) => inside(r, p));
   return { roots: [...project, ...assets], test: (p) => within(assets, p) || (within(project, p) && !within(home, p)) };
 }
 
-const refuse = (requested: string, allowed: Allowed) =>
-  invalid("PATH_NOT_ALLOWED", `"${requested}" is outside the project folder and the Kiln assets folder; import_asset reads only there.`, {
-    field: "path", path: requested, allowed: allowed.roots,
+const refuse = (requested: string, allowed: Allowed, field: string) =>
+  invalid("PATH_NOT_ALLOWED", `"${requested}" is outside the project folder and the Kiln assets folder; Kiln reads files only there.`, {
+    field, path: requested, allowed: allowed.roots,
   });
 
 /** Resolves a path against `base` and checks it stays where imports may read, before and after realpath. */
-async function resolveAllowed(requested: string, base: string, allowed: Allowed, field = "path"): Promise<string | null> {
+export async function resolveAllowed(requested: string, base: string, allowed: Allowed, field = "path"): Promise<string | null> {
   if (requested.includes("\0")) throw invalid("INVALID_PATH", "The path contains a NUL character.", { field });
   const candidate = path.resolve(base, requested);
-  if (!allowed.test(candidate)) throw refuse(requested, allowed);
+  if (!allowed.test(candidate)) throw refuse(requested, allowed, field);
   let real: string;
   try {
     real = await realpath(candidate);
   } catch {
     return null;
   }
-  if (!allowed.test(real)) throw refuse(requested, allowed);
+  if (!allowed.test(real)) throw refuse(requested, allowed, field);
   return real;
 }
 

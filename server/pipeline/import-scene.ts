@@ -11,10 +11,10 @@
  */
 import type { InterchangeAnimation, InterchangeLight, InterchangeMaterial, InterchangeScene } from "./formats";
 import type { ImportMaterial, ImportObject, ImportPlan } from "../scene/operations-import";
-import type { AppId, Keyframe, LightProps, MeshRecord, Vec3 } from "../scene/types";
-import { IDENTITY3, basis, lightFix, m3ToEuler, permuteTriples, quatToM3, transpose3, trsFromCanonical, vec, type M3, type Trs } from "./axes";
+import { TEXTURE_SLOTS, type AppId, type ImageRecord, type Keyframe, type LightProps, type MeshRecord, type TextureRef, type Vec3 } from "../scene/types";
+import { IDENTITY3, basis, conjugateMat4, lightFix, m3ToEuler, permuteTriples, quatToM3, transpose3, trsFromCanonical, vec, type M3, type Trs } from "./axes";
 import { LimitError } from "./formats";
-import { meshRecord } from "./mesh-records";
+import { imageRecord, meshRecord, type FullMesh } from "./mesh-records";
 import { weld } from "./weld";
 
 export interface PlanResult { plan: ImportPlan; warnings: string[] }
@@ -46,13 +46,28 @@ function kilnLight(l: InterchangeLight, name: string, warn: (w: string) => void)
   return { type, intensity: Math.min(Math.max(l.intensity, 0), 1e6), color, range, spotAngle };
 }
 
-function kilnMaterial(m: InterchangeMaterial, warn: (w: string) => void): ImportMaterial {
+function kilnMaterial(m: InterchangeMaterial, imageId: (k: number) => string, warn: (w: string) => void): ImportMaterial {
   const name = cleanName(m.name, "Material");
   if (m.color.some((c) => c < 0 || c > 1)) warn(`material "${name}": colour outside 0..1 clamped`);
-  return {
+  const out: ImportMaterial = {
     name, color: { r: clamp01(m.color[0]), g: clamp01(m.color[1]), b: clamp01(m.color[2]), a: clamp01(m.color[3]) },
     metallic: clamp01(m.metallic), roughness: clamp01(m.roughness),
   };
+  for (const slot of TEXTURE_SLOTS) {
+    const t = m.textures?.[slot];
+    if (!t) continue;
+    const ref: TextureRef = { image: imageId(t.image), uv: t.uv };
+    if (t.offset) ref.offset = [t.offset[0], t.offset[1]];
+    if (t.scale) ref.scale = [t.scale[0], t.scale[1]];
+    if (t.rotation !== undefined) ref.rotation = t.rotation;
+    (out.textures ??= {})[slot] = ref;
+  }
+  if (m.emissive) out.emissive = { r: Math.max(0, m.emissive[0]), g: Math.max(0, m.emissive[1]), b: Math.max(0, m.emissive[2]) };
+  if (m.alphaMode) out.alphaMode = m.alphaMode;
+  if (m.alphaCutoff !== undefined) out.alphaCutoff = clamp01(m.alphaCutoff);
+  if (m.doubleSided) out.doubleSided = true;
+  if (m.extras) out.properties = m.extras;
+  return out;
 }
 
 /** Nodes in parent-first order (depth first from each root); a cycle is cut at its first repeat. */
@@ -74,7 +89,7 @@ function parentFirst(scene: InterchangeScene): number[] {
   return order;
 }
 
-interface RawKey { time: number; t?: number[]; r?: number[]; s?: number[] }
+interface RawKey { time: number; t?: number[]; r?: number[]; s?: number[]; w?: number[] }
 
 /** Keys of one node from every animation that drives it, merged on their (tidied) times, in time order. */
 function rawKeys(animations: InterchangeAnimation[]): RawKey[] {
@@ -86,6 +101,7 @@ function rawKeys(animations: InterchangeAnimation[]): RawKey[] {
       if (a.translations) key.t = a.translations[k];
       if (a.rotations) key.r = a.rotations[k];
       if (a.scales) key.s = a.scales[k];
+      if (a.weights) key.w = a.weights[k];
     });
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
@@ -114,11 +130,24 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
   const planIndex = new Map<number, number>();
   const fixOf = (kind: ImportObject["kind"] | undefined): M3 => (kind === "light" ? lightFix(app) : IDENTITY3);
 
+  const images = new Map<number, ImageRecord>();
+  const imageId = (k: number) => images.get(k)?.id ?? images.set(k, imageRecord(scene.images![k])).get(k)!.id;
   const meshId = (k: number): string => {
     let id = meshIds.get(k);
     if (id === undefined) {
       const m = scene.meshes[k];
-      const converted = { positions: permuteTriples(toApp, m.positions), normals: permuteTriples(toApp, m.normals), indices: m.indices };
+      const converted: FullMesh = { positions: permuteTriples(toApp, m.positions), normals: permuteTriples(toApp, m.normals), indices: m.indices };
+      // UVs are kept in glTF's orientation in every app (docs/pipeline.md); colours are linear.
+      if (m.uvs?.length) converted.uvs = m.uvs.slice(0, 2);
+      if (m.colors) converted.colors = m.colors;
+      if (m.joints && m.weights) Object.assign(converted, { joints: m.joints, weights: m.weights });
+      if (m.groups) converted.groups = m.groups;
+      if (m.morphTargets?.length) {
+        converted.morphTargets = m.morphTargets.map((t) => ({
+          name: cleanName(t.name, "Key"), positions: permuteTriples(toApp, t.positions), ...(t.normals ? { normals: permuteTriples(toApp, t.normals) } : {}),
+        }));
+        converted.morphWeights = m.morphWeights ?? m.morphTargets.map(() => 0);
+      }
       // One vertex per triangle corner (FBXLoader's output): store it indexed again.
       const record = meshRecord(m.indices.length === m.positions.length / 3 ? weld(converted) : converted);
       meshes.set(record.id, record);
@@ -126,7 +155,8 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
     }
     return id;
   };
-  const materialOf = (k: number): number => materialIndex.get(k) ?? materialIndex.set(k, materials.push(kilnMaterial(scene.materials[k], warn)) - 1).get(k)!;
+  const materialOf = (k: number): number => materialIndex.get(k) ?? materialIndex.set(k, materials.push(kilnMaterial(scene.materials[k], imageId, warn)) - 1).get(k)!;
+  const skinned: { object: number; skin: number }[] = [];
 
   for (const i of order) {
     const node = scene.nodes[i];
@@ -143,16 +173,24 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
       ...emptyObject(name, parent), kind,
       position: tidy(vec(trs.t), round6), rotation: tidy(m3ToEuler(app, trs.r), round6), scale: tidy(vec(trs.s), sig7),
     };
+    if (node.extras) object.properties = node.extras;
     if (node.mesh !== undefined) {
       object.mesh = meshId(node.mesh);
-      if (node.material !== undefined) object.material = materialOf(node.material);
+      if (scene.meshes[node.mesh].groups && node.materials) {
+        object.materials = node.materials.map((m) => (m === null ? null : materialOf(m)));
+        object.material = object.materials[0] ?? null;
+      } else if (node.material !== undefined) object.material = materialOf(node.material);
+      if (node.morphWeights) object.morphWeights = node.morphWeights;
+      if (node.skin !== undefined && scene.skins?.[node.skin]) skinned.push({ object: objects.length, skin: node.skin });
+      if (scene.meshes[node.mesh].extras) object.properties = { ...scene.meshes[node.mesh].extras, ...object.properties };
     } else if (node.light) object.light = kilnLight(node.light, name, warn);
     const animations = animationsOf.get(i) ?? [];
     // Euler angles are chosen continuous from the rest rotation on, key after key (see m3ToEuler).
     let near = object.rotation;
-    object.keyframes = rawKeys(animations).map(({ time, t, r, s }) => {
+    object.keyframes = rawKeys(animations).map(({ time, t, r, s, w }) => {
       const c = convert(t ?? node.translation, r ?? node.rotation, s ?? node.scale);
       const key: Keyframe = { time };
+      if (w) key.weights = [...w];
       if (t) key.position = tidy(vec(c.t), round6);
       if (r) near = key.rotation = tidy(m3ToEuler(app, c.r, near), round6);
       if (s) key.scale = tidy(vec(c.s), sig7);
@@ -166,7 +204,21 @@ export function planImport(app: AppId, scene: InterchangeScene, groupName: strin
       objects.push({ ...emptyObject(lightName, objects.length - 1), kind: "light", rotation: tidy(m3ToEuler(app, local.r), round6), light: kilnLight(node.light, lightName, warn) });
     }
   }
-  const plan = { objects, meshes: [...meshes.values()], materials };
+  // Skins: joints become plan indices (a joint dropped from the import drops the skin, with a warning).
+  for (const { object, skin } of skinned) {
+    const s = scene.skins![skin];
+    const joints = s.joints.map((j) => planIndex.get(j));
+    if (joints.some((j) => j === undefined)) {
+      warn(`skin "${s.name}" of "${objects[object].name}" dropped: a joint is not part of the import`);
+      continue;
+    }
+    const g = toApp;
+    const inverseBindMatrices: number[] = [];
+    for (let j = 0; j < s.joints.length; j++) inverseBindMatrices.push(...conjugateMat4(g, s.inverseBindMatrices.subarray(j * 16, j * 16 + 16)));
+    objects[object].skin = { joints: joints as number[], inverseBindMatrices };
+  }
+  const plan: ImportPlan = { objects, meshes: [...meshes.values()], materials };
+  if (images.size) plan.images = [...new Map([...images.values()].map((im) => [im.id, im])).values()];
   checkPlanNumbers(plan);
   return { plan, warnings };
 }
@@ -180,6 +232,7 @@ function checkPlanNumbers(plan: Pick<ImportPlan, "objects" | "materials">): void
   const stack: unknown[] = [plan.objects, plan.materials];
   while (stack.length) {
     const v = stack.pop();
+    if (v instanceof Uint8Array) continue;
     if (typeof v === "number") {
       if (!Number.isFinite(v)) throw new LimitError("a transform, key, light or material overflows to a non-finite number in the target's convention");
     } else if (v && typeof v === "object") for (const x of Object.values(v)) stack.push(x);

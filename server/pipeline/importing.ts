@@ -33,7 +33,7 @@ interface ImportOutcome {
  * the row (hundreds of MB for a large mesh), so the params carry a summary of it instead.
  */
 function logged(plan: ImportPlan): ImportPlan {
-  const summary = { objects: plan.objects.map((o) => o.name), meshes: plan.meshes.map((m) => m.id), materials: plan.materials.map((m) => m.name) };
+  const summary = { objects: plan.objects.map((o) => o.name), meshes: plan.meshes.map((m) => m.id), materials: plan.materials.map((m) => m.name), images: plan.images?.map((i) => i.id) ?? [] };
   return Object.defineProperty(plan, "toJSON", { value: () => summary, enumerable: false });
 }
 

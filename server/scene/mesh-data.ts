@@ -13,7 +13,7 @@ import type { MeshRecord, StoredArray } from "./types";
 if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) throw new Error("kiln: mesh records need a little-endian platform");
 
 /** Base64 of a typed array's bytes. */
-export function storeArray(a: Float32Array | Uint32Array): string {
+export function storeArray(a: Float32Array | Uint32Array | Uint16Array): string {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 }
 
@@ -23,12 +23,13 @@ function decodedLength(b64: string): number {
   return Math.floor(b64.length / 4) * 3 - padding;
 }
 
-function loadArray<T extends Float32Array | Uint32Array>(stored: StoredArray, Type: { new (n: number): T; from(a: number[]): T }): T {
+function loadArray<T extends Float32Array | Uint32Array | Uint16Array>(stored: StoredArray, Type: { new (n: number): T; from(a: number[]): T; BYTES_PER_ELEMENT: number }): T {
   if (typeof stored !== "string") return Type.from(stored);
   const length = decodedLength(stored);
-  if (!Number.isInteger(length / 4)) throw new Error(`kiln: corrupt mesh record: ${stored.length} base64 characters are not whole 4-byte values`);
+  const size = Type.BYTES_PER_ELEMENT;
+  if (!Number.isInteger(length / size)) throw new Error(`kiln: corrupt mesh record: ${stored.length} base64 characters are not whole ${size}-byte values`);
   // Decoded straight into the typed array's own (aligned) buffer.
-  const out = new Type(length / 4);
+  const out = new Type(length / size);
   const written = Buffer.from(out.buffer).write(stored, "base64");
   if (written !== length) throw new Error("kiln: corrupt mesh record: not valid base64");
   return out;
@@ -43,4 +44,42 @@ export function meshDataOf(record: MeshRecord): MeshData {
 export function meshTriangles(record: MeshRecord): number {
   const i = record.indices;
   return typeof i === "string" ? decodedLength(i) / 12 : i.length / 3;
+}
+
+/** The optional vertex data of a mesh (issue 15): UV sets, colours, skin weights, slots, morph targets. */
+export interface MeshVertexData {
+  uvs?: Float32Array[];
+  colors?: Float32Array;
+  joints?: Uint16Array;
+  weights?: Float32Array;
+  groups?: { start: number; count: number }[];
+  morphTargets?: { name: string; positions: Float32Array; normals?: Float32Array }[];
+  morphWeights?: number[];
+}
+
+/** Decodes a stored mesh's optional vertex data (only what the record has). */
+export function meshVertexDataOf(record: MeshRecord): MeshVertexData {
+  const out: MeshVertexData = {};
+  const uvs = [record.uv0, record.uv1].filter((u): u is string => u !== undefined).map((u) => loadArray(u, Float32Array));
+  if (uvs.length) out.uvs = uvs;
+  if (record.colors !== undefined) out.colors = loadArray(record.colors, Float32Array);
+  if (record.joints !== undefined && record.weights !== undefined) Object.assign(out, { joints: loadArray(record.joints, Uint16Array), weights: loadArray(record.weights, Float32Array) });
+  if (record.groups) out.groups = record.groups.map((g) => ({ ...g }));
+  if (record.morphTargets)
+    out.morphTargets = record.morphTargets.map((t) => ({
+      name: t.name, positions: loadArray(t.positions, Float32Array), ...(t.normals === undefined ? {} : { normals: loadArray(t.normals, Float32Array) }),
+    }));
+  if (record.morphWeights) out.morphWeights = [...record.morphWeights];
+  return out;
+}
+
+/** What a mesh record carries beyond geometry, as counts, for get_scene and list_objects. */
+export function meshSummary(record: MeshRecord) {
+  return {
+    uv_sets: (record.uv0 !== undefined ? 1 : 0) + (record.uv1 !== undefined ? 1 : 0),
+    vertex_colors: record.colors !== undefined,
+    skinned: record.joints !== undefined,
+    material_slots: record.groups?.length ?? 1,
+    morph_targets: record.morphTargets?.map((t, k) => ({ name: t.name, default_weight: record.morphWeights?.[k] ?? 0 })) ?? [],
+  };
 }

@@ -10,12 +10,13 @@
  * is taken by one with exactly the same values is reused instead. Every rename is in the result.
  */
 import { invalid } from "../errors";
+import { canonicalJson } from "./canonical-json";
 import { meshTriangles } from "./mesh-data";
 import type { SceneParams } from "./operations";
 import { appMaterials, getScene, sceneObjects } from "./state";
 import {
   ids,
-  type Change, type Color, type Keyframe, type LightProps, type MaterialRecord, type MeshRecord, type ObjectRecord,
+  type Change, type ImageRecord, type Keyframe, type LightProps, type MaterialRecord, type MeshRecord, type ObjectRecord,
   type OperationOutcome, type SceneState, type Vec3,
 } from "./types";
 
@@ -31,12 +32,19 @@ export interface ImportObject {
   material: number | null;
   light: LightProps | null;
   keyframes: Keyframe[];
+  /** Material slots (indices into the plan's materials) of a mesh with groups. */
+  materials?: (number | null)[];
+  /** Joints as indices of the plan's objects (any order), inverse bind matrices in the app's axes. */
+  skin?: { joints: number[]; inverseBindMatrices: number[] };
+  morphWeights?: number[];
+  properties?: Record<string, unknown>;
 }
 
-export interface ImportMaterial { name: string; color: Color; metallic: number; roughness: number }
+/** A material to import; texture `image`s are ids of ImageRecords the plan carries. */
+export type ImportMaterial = Omit<MaterialRecord, "type" | "id" | "app">;
 
-/** A converted asset, ready to add: objects in parent-first order, content-addressed meshes. */
-export interface ImportPlan { objects: ImportObject[]; meshes: MeshRecord[]; materials: ImportMaterial[] }
+/** A converted asset, ready to add: objects in parent-first order, content-addressed meshes and images. */
+export interface ImportPlan { objects: ImportObject[]; meshes: MeshRecord[]; materials: ImportMaterial[]; images?: ImageRecord[] }
 
 export interface Rename { kind: "object" | "material"; from: string; to: string }
 
@@ -53,8 +61,12 @@ export function freeName(name: string, taken: (candidate: string) => boolean): s
   throw invalid("NAME_EXHAUSTED", `No free name is left for "${name}".`, { name });
 }
 
-const sameMaterial = (m: MaterialRecord, p: ImportMaterial) =>
-  m.metallic === p.metallic && m.roughness === p.roughness && (["r", "g", "b", "a"] as const).every((c) => m.color[c] === p.color[c]);
+/** Same values, every optional field included (canonical JSON: key order does not matter). */
+const sameMaterial = (m: MaterialRecord, p: ImportMaterial) => {
+  const { type: _type, id: _id, app: _app, name: _n1, ...a } = m;
+  const { name: _n2, ...b } = p;
+  return canonicalJson(a) === canonicalJson(b);
+};
 
 /** Adds an import plan to a scene (the app's active one unless named). */
 export function importRecords(state: SceneState, p: SceneParams & { plan: ImportPlan }): OperationOutcome {
@@ -72,7 +84,7 @@ export function importRecords(state: SceneState, p: SceneParams & { plan: Import
     });
     if (name !== m.name) renamed.push({ kind: "material", from: m.name, to: name });
     if (!existingMaterials.has(name)) {
-      const record: MaterialRecord = { type: "material", id: ids.material(p.app, name), app: p.app, name, color: m.color, metallic: m.metallic, roughness: m.roughness };
+      const record: MaterialRecord = { ...m, type: "material", id: ids.material(p.app, name), app: p.app, name };
       existingMaterials.set(name, record);
       changes.push({ id: record.id, before: null, after: record });
     }
@@ -102,8 +114,26 @@ export function importRecords(state: SceneState, p: SceneParams & { plan: Import
       position: o.position, rotation: o.rotation, scale: o.scale, primitive: null, mesh: o.mesh,
       parent: o.parent === null ? null : names[o.parent], material: o.material === null ? null : materialNames[o.material],
       light: o.light, keyframes: o.keyframes, modifiers: [],
+      ...(o.materials ? { materials: o.materials.map((m) => (m === null ? null : materialNames[m])) } : {}),
+      ...(o.morphWeights ? { morphWeights: o.morphWeights } : {}),
+      ...(o.properties ? { properties: o.properties } : {}),
     };
   });
+  // Joints may come after the skinned mesh in the plan, so skins are bound once every name is known.
+  plan.objects.forEach((o, i) => {
+    if (!o.skin) return;
+    if (!o.skin.joints.every((j) => Number.isInteger(j) && j >= 0 && j < names.length) || o.skin.inverseBindMatrices.length !== o.skin.joints.length * 16)
+      throw invalid("INVALID_IMPORT", `Imported object "${o.name}" has a skin whose joints are not imported objects.`);
+    objects[i].skin = { joints: o.skin.joints.map((j) => names[j]), inverseBindMatrices: o.skin.inverseBindMatrices };
+  });
+  const images = new Map((plan.images ?? []).map((im) => [im.id, im]));
+  const usedImages = new Set<string>();
+  for (const m of plan.materials)
+    for (const t of Object.values(m.textures ?? {})) {
+      if (!images.has(t.image) && !state.has(t.image)) throw invalid("INVALID_IMPORT", `Imported material "${m.name}" uses an image the import does not carry.`);
+      usedImages.add(t.image);
+    }
+  for (const id of usedImages) if (!state.has(id)) changes.unshift({ id, before: null, after: images.get(id)! });
   // Meshes first, then objects parent-first, so replaying the changes in order never leaves a dangling reference.
   for (const id of usedMeshes) if (!state.has(id)) changes.push({ id, before: null, after: meshes.get(id)! });
   for (const o of objects) changes.push({ id: o.id, before: null, after: o });

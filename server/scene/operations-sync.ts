@@ -35,13 +35,14 @@ function idOf(r: SceneEntity): string {
     case "object": return ids.object(r.app, r.scene, r.name);
     case "material": return ids.material(r.app, r.name);
     case "mesh": return r.id;
+    case "image": return r.id;
   }
 }
 
 export function syncRecords(state: SceneState, p: SyncParams): OperationOutcome {
   const next = new Map<string, SceneEntity | null>();
   for (const r of p.records) {
-    if (r.type !== "mesh" && r.app !== p.app)
+    if (r.type !== "mesh" && r.type !== "image" && r.app !== p.app)
       throw invalid("INVALID_EDIT", `A record of ${r.app} cannot be part of an edit of ${p.app}.`, { id: r.id });
     const id = idOf(r);
     if (next.has(id)) throw invalid("INVALID_EDIT", `The edit names ${id} twice.`, { id });

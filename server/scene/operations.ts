@@ -3,13 +3,14 @@
  * They never mutate the state; the caller applies the changes. Params arrive validated
  * (server/tools owns the schemas), with defaults already filled in.
  */
+import { meshSummary } from "./mesh-data";
 import { invalid, conflict } from "../errors";
 import {
   assertNoObject, findObject, getApp, getMaterial, getObject, getScene, newScene, sceneObjects,
 } from "./state";
 import {
   ids,
-  type AppId, type Change, type Color, type LightType, type MaterialRecord, type MeshRecord, type ObjectRecord,
+  type AppId, type Change, type Color, type ImageRecord, type LightType, type MaterialRecord, type MeshRecord, type ObjectRecord,
   type OperationOutcome, type PrimitiveType, type SceneRecord, type SceneState, type Vec3,
 } from "./types";
 
@@ -153,7 +154,12 @@ export function setCamera(state: SceneState, p: SceneParams & { position?: Parti
 /** Creates a material of the app. */
 export function createMaterial(
   state: SceneState,
-  p: Creating & { app: AppId; name: string; color: Color; metallic: number; roughness: number },
+  p: Creating & {
+    app: AppId; name: string; color: Color; metallic: number; roughness: number;
+    /** Texture slots, their `image` ids among `images` (read by the tool) or already in the state. */
+    textures?: MaterialRecord["textures"]; images?: ImageRecord[];
+    emissive?: MaterialRecord["emissive"]; alpha_mode?: MaterialRecord["alphaMode"]; alpha_cutoff?: number; double_sided?: boolean;
+  },
 ): OperationOutcome {
   const id = ids.material(p.app, p.name);
   const existing = state.get(id) as MaterialRecord | undefined;
@@ -163,7 +169,21 @@ export function createMaterial(
   if (existing && mode === "reuse") return { changes: [], result: { material: describeMaterial(existing), app: p.app, outcome: "reused" } };
   // Objects refer to materials by name, so a replaced material stays on the objects that had it.
   const material: MaterialRecord = { type: "material", id, app: p.app, name: p.name, color: p.color, metallic: p.metallic, roughness: p.roughness };
-  return { changes: [{ id, before: existing ?? null, after: material }], result: { material: describeMaterial(material), app: p.app, outcome: existing ? "replaced" : "created" } };
+  if (p.textures && Object.keys(p.textures).length) material.textures = p.textures;
+  if (p.emissive) material.emissive = p.emissive;
+  if (p.alpha_mode) material.alphaMode = p.alpha_mode;
+  if (p.alpha_cutoff !== undefined) material.alphaCutoff = p.alpha_cutoff;
+  if (p.double_sided) material.doubleSided = true;
+  // New images first, so replaying the changes in order never leaves the material's reference dangling.
+  const images = new Map((p.images ?? []).map((im) => [im.id, im]));
+  const imageChanges: Change[] = [];
+  for (const t of Object.values(material.textures ?? {})) {
+    if (state.has(t.image) || imageChanges.some((c) => c.id === t.image)) continue;
+    const image = images.get(t.image);
+    if (!image) throw invalid("INVALID_PARAMS", `Texture image ${t.image} is neither given nor stored.`, { field: "textures" });
+    imageChanges.push({ id: image.id, before: null, after: image });
+  }
+  return { changes: [...imageChanges, { id, before: existing ?? null, after: material }], result: { material: describeMaterial(material), app: p.app, outcome: existing ? "replaced" : "created" } };
 }
 
 /** Assigns a material to a mesh object. */
@@ -244,7 +264,34 @@ export function describeObject(o: ObjectRecord) {
   };
 }
 
-/** The public shape of a material in results. */
+/** The public shape of a material in results (optional fields only when set). */
 export function describeMaterial(m: MaterialRecord) {
-  return { name: m.name, color: m.color, metallic: m.metallic, roughness: m.roughness };
+  return {
+    name: m.name, color: m.color, metallic: m.metallic, roughness: m.roughness,
+    ...(m.textures && Object.keys(m.textures).length ? { textures: m.textures } : {}),
+    ...(m.emissive ? { emissive: m.emissive } : {}),
+    ...(m.alphaMode ? { alpha_mode: m.alphaMode } : {}),
+    ...(m.alphaCutoff !== undefined ? { alpha_cutoff: m.alphaCutoff } : {}),
+    ...(m.doubleSided ? { double_sided: true } : {}),
+    ...(m.properties ? { properties: m.properties } : {}),
+  };
+}
+
+/**
+ * What an imported mesh object carries beyond geometry (UV sets, colours, material slots, skin,
+ * morph targets, custom properties), for get_scene and list_objects; undefined for objects
+ * without any of it (primitives, Empties, lights, plain imported meshes).
+ */
+export function describeAssetData(state: SceneState, o: ObjectRecord) {
+  const mesh = o.mesh ? state.get(o.mesh) : undefined;
+  const summary = mesh?.type === "mesh" ? meshSummary(mesh) : undefined;
+  const out = {
+    ...(summary && summary.uv_sets ? { uv_sets: summary.uv_sets } : {}),
+    ...(summary?.vertex_colors ? { vertex_colors: true } : {}),
+    ...(summary && summary.material_slots > 1 ? { material_slots: o.materials ?? [o.material] } : {}),
+    ...(o.skin ? { skin: { joints: o.skin.joints } } : {}),
+    ...(summary?.morph_targets.length ? { morph_targets: summary.morph_targets.map((t, k) => ({ ...t, weight: o.morphWeights?.[k] ?? t.default_weight })) } : {}),
+    ...(o.properties ? { properties: o.properties } : {}),
+  };
+  return Object.keys(out).length ? out : undefined;
 }

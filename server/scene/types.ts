@@ -30,7 +30,8 @@ export interface SceneRecord { type: "scene"; id: string; app: AppId; name: stri
 
 export interface LightProps { type: LightType; intensity: number; color: Color; range: number; spotAngle: number }
 
-export interface Keyframe { time: number; position?: Vec3; rotation?: Vec3; scale?: Vec3 }
+/** `weights`: morph target weights of the object's mesh at this time (imported skins and shapes). */
+export interface Keyframe { time: number; position?: Vec3; rotation?: Vec3; scale?: Vec3; weights?: number[] }
 export type Modifier = { type: "mirror" | "array"; axis?: "x" | "y" | "z"; count?: number; offset?: Vec3 };
 
 /**
@@ -51,10 +52,50 @@ export interface ObjectRecord extends Transform {
   light: LightProps | null;
   keyframes: Keyframe[];
   modifiers: Modifier[];
+  /**
+   * Material slots of a mesh whose record has `groups`, one material name (or null) per group;
+   * `material` is then the first slot. Absent on single-material objects and older records.
+   */
+  materials?: (string | null)[];
+  /** Skin of an imported skinned mesh; see SkinBinding. */
+  skin?: SkinBinding;
+  /** Morph target weights when they differ from the mesh's defaults. */
+  morphWeights?: number[];
+  /** Custom properties from the file (glTF extras, FBX user properties, USD customData). */
+  properties?: Record<string, unknown>;
 }
 
+/**
+ * The joints (objects of the same scene, by name) that deform a mesh object, and one inverse
+ * bind matrix per joint: 16 numbers, column-major, in the app's own axes (as the object's world
+ * matrix is), so `world(joint) · inverseBind` is the joint's deformation at rest = identity.
+ */
+export interface SkinBinding { joints: string[]; inverseBindMatrices: number[] }
+
+/** Texture slots of a material (glTF's metallic-roughness set). */
+export const TEXTURE_SLOTS = ["baseColor", "normal", "metallicRoughness", "occlusion", "emissive"] as const;
+export type TextureSlot = (typeof TEXTURE_SLOTS)[number];
+
+/** A material's use of an image: which ImageRecord, which UV set, KHR_texture_transform values. */
+export interface TextureRef { image: string; uv: 0 | 1; offset?: [number, number]; scale?: [number, number]; rotation?: number }
+
 /** Materials belong to an app (as Unity assets and Blender datablocks do), shared by its scenes. */
-export interface MaterialRecord { type: "material"; id: string; app: AppId; name: string; color: Color; metallic: number; roughness: number }
+export interface MaterialRecord {
+  type: "material"; id: string; app: AppId; name: string; color: Color; metallic: number; roughness: number;
+  /** Optional since issue 15; absent means none (older records). */
+  textures?: Partial<Record<TextureSlot, TextureRef>>;
+  emissive?: { r: number; g: number; b: number };
+  alphaMode?: "OPAQUE" | "MASK" | "BLEND";
+  alphaCutoff?: number;
+  doubleSided?: boolean;
+  properties?: Record<string, unknown>;
+}
+
+/**
+ * An image file (PNG or JPEG bytes as they came, base64), content-addressed like meshes: the id
+ * is the SHA-256 of the bytes, so a texture used by many materials, apps and imports is stored once.
+ */
+export interface ImageRecord { type: "image"; id: string; name: string; mimeType: "image/png" | "image/jpeg"; data: string }
 
 /**
  * Imported geometry, content-addressed: the id is derived from the data, so equal meshes share a record.
@@ -63,12 +104,21 @@ export interface MaterialRecord { type: "material"; id: string; app: AppId; name
  * than six million numbers to serialise. Records written before that hold plain number arrays;
  * read them through mesh-data.ts, which accepts both.
  */
-export interface MeshRecord { type: "mesh"; id: string; positions: StoredArray; normals: StoredArray; indices: StoredArray }
+export interface MeshRecord {
+  type: "mesh"; id: string; positions: StoredArray; normals: StoredArray; indices: StoredArray;
+  /** Optional vertex data (issue 15), base64 like the rest: float32 UVs (glTF's orientation, V down), linear RGBA colours, uint16 joints, float32 weights. */
+  uv0?: string; uv1?: string; colors?: string; joints?: string; weights?: string;
+  /** Material slots: consecutive ranges of `indices`. */
+  groups?: { start: number; count: number }[];
+  /** Morph targets: float32 position (and normal) offsets per vertex, and default weights. */
+  morphTargets?: { name: string; positions: string; normals?: string }[];
+  morphWeights?: number[];
+}
 
 /** An array as a MeshRecord stores it: base64 of its bytes, or (older records) plain numbers. */
 export type StoredArray = string | number[];
 
-export type SceneEntity = AppRecord | SceneRecord | ObjectRecord | MaterialRecord | MeshRecord;
+export type SceneEntity = AppRecord | SceneRecord | ObjectRecord | MaterialRecord | MeshRecord | ImageRecord;
 
 /** The whole working state: record id → record. Readers must treat records as immutable. */
 export type SceneState = ReadonlyMap<string, SceneEntity>;
@@ -90,4 +140,5 @@ export const ids = {
     `object/${app}/${encodeURIComponent(scene)}/${encodeURIComponent(name)}`,
   material: (app: AppId, name: string) => `material/${app}/${encodeURIComponent(name)}`,
   mesh: (hash: string) => `mesh/${hash}`,
+  image: (hash: string) => `image/${hash}`,
 };

@@ -28,7 +28,7 @@ export function describeDiff(pairs: { before: SceneEntity | null; after: SceneEn
   let total = 0;
   for (const { before, after } of pairs) {
     const r = (after ?? before)!;
-    if (r.type === "mesh") continue; // geometry is reported through the objects that use it
+    if (r.type === "mesh" || r.type === "image") continue; // geometry and images are reported through the objects and materials that use them
     const app = r.app;
     const entry = (apps[app] ??= { objects: empty(), materials: empty(), scenes: empty() });
     total++;

@@ -8,7 +8,7 @@ import { decodeGltf, encodeGltf } from "./gltf";
 import { decodeObj, encodeObj } from "./obj";
 import { decodeUsd } from "./usd-read";
 import { encodeUsd } from "./usd";
-import type { DecodeResult, EncodeResult, InterchangeScene, TransferFormat } from "./interchange";
+import { assetDataWarnings, type DecodeResult, type EncodeResult, type InterchangeScene, type TransferFormat } from "./interchange";
 import { checkDecodedScene } from "./limits";
 
 export type * from "./interchange";
@@ -34,8 +34,25 @@ const CODECS: Record<TransferFormat, { encode: typeof encodeGltf; decode: typeof
  * Writes `scene` in `format`. Files are named `<baseName><extension>`; `warnings` lists everything
  * the format could not carry. Throws if the scene is structurally invalid.
  */
-export function encode(format: TransferFormat, scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
-  return CODECS[format].encode(scene, baseName);
+export async function encode(format: TransferFormat, scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
+  // Only glTF writes UVs, colours, slots, textures, skins and morph targets so far; the others
+  // write the mesh (first slot's material) and say what they left out.
+  if (format === "gltf") return CODECS[format].encode(scene, baseName);
+  const result = await CODECS[format].encode(stripAssetData(scene), baseName);
+  return { ...result, warnings: [...assetDataWarnings(scene, format), ...result.warnings] };
+}
+
+/** The scene without issue 15's asset data, for writers that cannot carry it: slots collapse to the first material. */
+function stripAssetData(scene: InterchangeScene): InterchangeScene {
+  return {
+    nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras: _e, ...n }) => {
+      const first = materials?.find((m) => m !== null);
+      return first === undefined || first === null ? n : { ...n, material: first };
+    }),
+    meshes: scene.meshes.map(({ name, positions, normals, indices }) => ({ name, positions, normals, indices })),
+    materials: scene.materials.map(({ name, color, metallic, roughness }) => ({ name, color, metallic, roughness })),
+    animations: scene.animations.flatMap(({ weights: _w, ...a }) => (a.translations || a.rotations || a.scales ? [a] : [])),
+  };
 }
 
 /**

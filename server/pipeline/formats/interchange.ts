@@ -14,7 +14,28 @@ export interface InterchangeScene {
   meshes: InterchangeMesh[];
   materials: InterchangeMaterial[];
   animations: InterchangeAnimation[];
+  /** Encoded image files (PNG/JPEG bytes kept as they came) that material textures point at. */
+  images?: InterchangeImage[];
+  /** Skins: which nodes are the joints of a skinned mesh node, and their bind poses. */
+  skins?: InterchangeSkin[];
 }
+
+/** An image file as its bytes; never decoded by the pipeline (its claimed size costs nothing). */
+export interface InterchangeImage {
+  name: string;
+  mimeType: "image/png" | "image/jpeg";
+  bytes: Uint8Array;
+}
+
+/** A skin: joint nodes and one inverse bind matrix (column-major 4×4, glTF's) per joint. */
+export interface InterchangeSkin {
+  name: string;
+  joints: number[];
+  inverseBindMatrices: Float32Array;
+}
+
+/** Custom properties (glTF extras, FBX user properties, USD customData): plain JSON. */
+export type InterchangeExtras = Record<string, unknown>;
 
 /** Light carried by a node; it shines along the node's local -Z (directional, spot). */
 export interface InterchangeLight {
@@ -48,8 +69,18 @@ export interface InterchangeNode {
   mesh?: number;
   /** Index into `materials`; applies to `mesh`. */
   material?: number;
+  /**
+   * One material per group of a mesh with `groups` (material slots); null leaves a slot empty.
+   * Takes the place of `material` for such meshes.
+   */
+  materials?: (number | null)[];
+  /** Index into `skins`; the node's mesh is deformed by it. */
+  skin?: number;
+  /** Morph target weights of this node's mesh, when they differ from the mesh's defaults. */
+  morphWeights?: number[];
   light?: InterchangeLight;
   camera?: InterchangeCamera;
+  extras?: InterchangeExtras;
 }
 
 /** Triangle mesh in the local space of the node(s) that use it. */
@@ -58,7 +89,40 @@ export interface InterchangeMesh {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
+  /** Up to two UV sets, 2 floats per vertex, glTF's convention (origin top left, V down). */
+  uvs?: Float32Array[];
+  /** Vertex colours, linear RGBA, 4 floats per vertex. */
+  colors?: Float32Array;
+  /** Skinning: 4 joint indices (into the skin's joints) and 4 weights per vertex. */
+  joints?: Uint16Array;
+  weights?: Float32Array;
+  /** Material slots: consecutive ranges of `indices` (start and count in indices, whole triangles). */
+  groups?: { start: number; count: number }[];
+  /** Morph targets: position (and normal) offsets per vertex. */
+  morphTargets?: InterchangeMorphTarget[];
+  /** Default morph weights, one per target. */
+  morphWeights?: number[];
+  extras?: InterchangeExtras;
 }
+
+export interface InterchangeMorphTarget {
+  name: string;
+  positions: Float32Array;
+  normals?: Float32Array;
+}
+
+/** A texture slot of a material: which image, which UV set, KHR_texture_transform. */
+export interface InterchangeTexture {
+  image: number;
+  uv: 0 | 1;
+  offset?: [number, number];
+  scale?: [number, number];
+  /** Radians, counter-clockwise as KHR_texture_transform. */
+  rotation?: number;
+}
+
+export const TEXTURE_SLOTS = ["baseColor", "normal", "metallicRoughness", "occlusion", "emissive"] as const;
+export type TextureSlot = (typeof TEXTURE_SLOTS)[number];
 
 /** Metallic-roughness material (glTF PBR core subset). */
 export interface InterchangeMaterial {
@@ -67,6 +131,13 @@ export interface InterchangeMaterial {
   color: [number, number, number, number];
   metallic: number;
   roughness: number;
+  textures?: Partial<Record<TextureSlot, InterchangeTexture>>;
+  /** Linear RGB; black when absent. */
+  emissive?: [number, number, number];
+  alphaMode?: "OPAQUE" | "MASK" | "BLEND";
+  alphaCutoff?: number;
+  doubleSided?: boolean;
+  extras?: InterchangeExtras;
 }
 
 /** Linear-interpolated TRS keyframes for one node; every present channel has one value per time. */
@@ -77,6 +148,8 @@ export interface InterchangeAnimation {
   translations?: [number, number, number][];
   rotations?: [number, number, number, number][];
   scales?: [number, number, number][];
+  /** Morph target weights of the node's mesh, one array (one weight per target) per time. */
+  weights?: number[][];
 }
 
 /** Formats the pipeline can write and read. */
@@ -95,7 +168,7 @@ export interface DecodeResult {
 }
 
 /** The animated channels an InterchangeAnimation may carry, in a fixed order. */
-export const ANIMATION_CHANNELS = ["translations", "rotations", "scales"] as const;
+export const ANIMATION_CHANNELS = ["translations", "rotations", "scales", "weights"] as const;
 
 /**
  * Throws if the scene is structurally invalid (bad indices, parent cycles, ragged arrays).
@@ -119,6 +192,15 @@ export function validateScene(scene: InterchangeScene): void {
     if (node.parent !== null && (!inRange(node.parent, scene.nodes.length) || node.parent === i)) fail(`node ${i} has bad parent ${node.parent}`);
     if (!inRange(node.mesh, scene.meshes.length)) fail(`node ${i} has bad mesh ${node.mesh}`);
     if (!inRange(node.material, scene.materials.length)) fail(`node ${i} has bad material ${node.material}`);
+    if (node.materials && !node.materials.every((m) => m === null || inRange(m, scene.materials.length))) fail(`node ${i} has a bad material slot`);
+    if (!inRange(node.skin, scene.skins?.length ?? 0)) fail(`node ${i} has bad skin ${node.skin}`);
+  });
+  (scene.skins ?? []).forEach((s, i) => {
+    if (!s.joints.every((j) => inRange(j, scene.nodes.length))) fail(`skin ${i} has a bad joint`);
+    if (s.inverseBindMatrices.length !== s.joints.length * 16 || !finite(s.inverseBindMatrices)) fail(`skin ${i} needs 16 finite numbers per joint`);
+  });
+  scene.materials.forEach((m, i) => {
+    for (const t of Object.values(m.textures ?? {})) if (!inRange(t.image, scene.images?.length ?? 0)) fail(`material ${i} has a texture with bad image ${t.image}`);
   });
   // A parent chain longer than the node count can only be a cycle.
   scene.nodes.forEach((_, i) => {
@@ -132,6 +214,18 @@ export function validateScene(scene: InterchangeScene): void {
     if (m.indices.length % 3 !== 0) fail(`mesh ${i} indices are not whole triangles`);
     if (!finite(m.positions) || !finite(m.normals)) fail(`mesh ${i} has non-finite positions or normals`);
     for (let k = 0; k < m.indices.length; k++) if (m.indices[k] >= vertexCount) fail(`mesh ${i} index ${m.indices[k]} out of range`);
+    if ((m.uvs?.length ?? 0) > 2 || !(m.uvs ?? []).every((uv) => uv.length === vertexCount * 2 && finite(uv))) fail(`mesh ${i} needs at most two UV sets of 2 finite numbers per vertex`);
+    if (m.colors && (m.colors.length !== vertexCount * 4 || !finite(m.colors))) fail(`mesh ${i} needs 4 finite colour channels per vertex`);
+    if (!m.joints !== !m.weights || (m.joints && (m.joints.length !== vertexCount * 4 || m.weights!.length !== vertexCount * 4 || !finite(m.weights!)))) fail(`mesh ${i} needs 4 joints and 4 finite weights per vertex`);
+    let next = 0;
+    for (const g of m.groups ?? []) {
+      if (g.start !== next || g.count <= 0 || g.count % 3 !== 0) fail(`mesh ${i} groups must be consecutive whole-triangle ranges`);
+      next += g.count;
+    }
+    if (m.groups && next !== m.indices.length) fail(`mesh ${i} groups must cover every index`);
+    for (const t of m.morphTargets ?? [])
+      if (t.positions.length !== m.positions.length || (t.normals && t.normals.length !== m.normals.length) || !finite(t.positions)) fail(`mesh ${i} morph target "${t.name}" needs one finite offset per vertex`);
+    if (m.morphWeights && m.morphWeights.length !== (m.morphTargets?.length ?? 0)) fail(`mesh ${i} needs one default weight per morph target`);
   });
   scene.animations.forEach((a, i) => {
     if (!inRange(a.node, scene.nodes.length)) fail(`animation ${i} targets bad node ${a.node}`);
@@ -139,7 +233,7 @@ export function validateScene(scene: InterchangeScene): void {
     for (const ch of ANIMATION_CHANNELS) {
       const values = a[ch];
       if (values && values.length !== a.times.length) fail(`animation ${i} ${ch} has ${values.length} values for ${a.times.length} times`);
-      if (values && !values.every((v) => finite(v) && (ch !== "rotations" || unit(v)))) fail(`animation ${i} ${ch} has non-finite or non-unit values`);
+      if (values && !values.every((v) => finite(v as number[]) && (ch !== "rotations" || unit(v as number[])))) fail(`animation ${i} ${ch} has non-finite or non-unit values`);
     }
   });
 }
@@ -240,4 +334,34 @@ export function uniqueNames(names: string[]): string[] {
     used.add(candidate);
     return candidate;
   });
+}
+
+/**
+ * What a writer without support for issue 15's asset data leaves out, one warning per mesh,
+ * material, skin and node. `carries` lists what this format does write.
+ */
+export function assetDataWarnings(scene: InterchangeScene, format: string, carries: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  const drop = (what: string, where: string) => carries.has(what) || out.push(`${format}: ${what} of ${where} dropped`);
+  for (const m of scene.meshes) {
+    const where = `mesh "${m.name}"`;
+    if (m.uvs?.length) drop("UV sets", where);
+    if (m.colors) drop("vertex colours", where);
+    if (m.joints) drop("skin weights", where);
+    if (m.groups) drop("material slots", where);
+    if (m.morphTargets?.length) drop("morph targets", where);
+    if (m.extras) drop("custom properties", where);
+  }
+  for (const m of scene.materials) {
+    const where = `material "${m.name}"`;
+    if (m.textures && Object.keys(m.textures).length) drop("textures", where);
+    if (m.emissive) drop("emissive colour", where);
+    if (m.alphaMode === "MASK") drop("alpha cutoff", where);
+    if (m.doubleSided) drop("double-sided flag", where);
+    if (m.extras) drop("custom properties", where);
+  }
+  for (const n of scene.nodes) if (n.extras) drop("custom properties", `node "${n.name}"`);
+  for (const s of scene.skins ?? []) drop("skins", `skin "${s.name}"`);
+  for (const a of scene.animations) if (a.weights) drop("morph weight animation", `node "${scene.nodes[a.node].name}"`);
+  return out;
 }

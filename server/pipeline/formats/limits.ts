@@ -124,6 +124,22 @@ export function checkDecodedScene(scene: InterchangeScene): void {
     budget(finiteWithin(m.normals, 1e6), `mesh "${m.name}" has a normal that is not a finite number`);
     for (let k = 0; k < m.indices.length; k++) budget(m.indices[k] < count, `mesh "${m.name}" refers to vertex ${m.indices[k]} of ${count}`);
     void i;
+    checkVertexData(m, count);
+  });
+  (scene.skins ?? []).forEach((s) => {
+    budget(s.joints.every((j) => Number.isInteger(j) && j >= 0 && j < nodes.length), `skin "${s.name}" names a joint node that does not exist`);
+    budget(s.inverseBindMatrices.length === s.joints.length * 16 && finiteWithin(s.inverseBindMatrices, LIMITS.scale), `skin "${s.name}" has inverse bind matrices that are not 16 finite numbers per joint`);
+  });
+  nodes.forEach((n) => {
+    const m = n.mesh === undefined ? undefined : meshes[n.mesh];
+    budget(n.skin === undefined || (Number.isInteger(n.skin) && n.skin >= 0 && n.skin < (scene.skins?.length ?? 0) && !!m?.joints), `node "${n.name}" refers to a skin that does not exist`);
+    budget(!n.materials || n.materials.every((k) => k === null || (Number.isInteger(k) && k >= 0 && k < materials.length)), `node "${n.name}" refers to a material that does not exist`);
+    budget(!n.morphWeights || finiteWithin(n.morphWeights, LIMITS.coordinate), `node "${n.name}" has morph weights that are not finite numbers`);
+  });
+  materials.forEach((m) => {
+    for (const t of Object.values(m.textures ?? {}))
+      budget(Number.isInteger(t.image) && t.image >= 0 && t.image < (scene.images?.length ?? 0) && finiteWithin([...(t.offset ?? []), ...(t.scale ?? []), t.rotation ?? 0], LIMITS.coordinate), `material "${m.name}" has a texture that does not exist or a transform that is not finite`);
+    budget(finiteWithin([...(m.emissive ?? []), m.alphaCutoff ?? 0], Number.MAX_VALUE), `material "${m.name}" has a value that is not a finite number`);
   });
   let triangles = 0;
   nodes.forEach((n, i) => {
@@ -157,7 +173,25 @@ export function checkDecodedScene(scene: InterchangeScene): void {
       if (!values) continue;
       budget(values.length === a.times.length, `an animation of node "${nodes[a.node].name}" has ${values.length} ${ch} for ${a.times.length} times`);
       const max = ch === "rotations" ? 1.001 : ch === "scales" ? LIMITS.scale : LIMITS.coordinate;
-      for (const v of values) budget(v.length >= (ch === "rotations" ? 4 : 3) && finiteWithin(v, max), `an animation of node "${nodes[a.node].name}" has ${ch} that are not finite numbers within ±${max}`);
+      const width = ch === "rotations" ? 4 : ch === "weights" ? 0 : 3;
+      for (const v of values) budget(v.length >= width && finiteWithin(v, max), `an animation of node "${nodes[a.node].name}" has ${ch} that are not finite numbers within ±${max}`);
     }
   });
+}
+
+/** UV sets, colours, skin weights, material groups and morph targets of a mesh, against its vertex count. */
+function checkVertexData(m: InterchangeScene["meshes"][number], count: number): void {
+  const name = `mesh "${m.name}"`;
+  budget((m.uvs?.length ?? 0) <= 2 && (m.uvs ?? []).every((uv) => uv.length === count * 2 && finiteWithin(uv, LIMITS.coordinate)), `${name} has UVs that are not 2 finite numbers per vertex`);
+  budget(!m.colors || (m.colors.length === count * 4 && finiteWithin(m.colors, LIMITS.coordinate)), `${name} has colours that are not 4 finite numbers per vertex`);
+  budget(!m.joints === !m.weights && (!m.weights || (m.weights.length === count * 4 && m.joints!.length === count * 4 && finiteWithin(m.weights, LIMITS.coordinate))), `${name} has skin weights that are not 4 finite numbers per vertex`);
+  let next = 0;
+  for (const g of m.groups ?? []) {
+    budget(g.start === next && Number.isInteger(g.count) && g.count > 0 && g.count % 3 === 0, `${name} has material groups that are not consecutive whole triangles`);
+    next += g.count;
+  }
+  budget(!m.groups || next === m.indices.length, `${name} has material groups that do not cover its triangles`);
+  for (const t of m.morphTargets ?? [])
+    budget(t.positions.length === count * 3 && (!t.normals || t.normals.length === count * 3) && finiteWithin(t.positions, LIMITS.coordinate) && (!t.normals || finiteWithin(t.normals, 1e6)), `${name} has a morph target that is not one finite offset per vertex`);
+  budget(!m.morphWeights || (m.morphWeights.length === (m.morphTargets?.length ?? 0) && finiteWithin(m.morphWeights, LIMITS.coordinate)), `${name} has morph weights that do not match its targets`);
 }

@@ -1,10 +1,10 @@
 /** Editor tools that only read a scene. */
 import { z } from "zod";
-import { describeMaterial, describeObject } from "../../scene/operations";
+import { describeAssetData, describeMaterial, describeObject } from "../../scene/operations";
 import { appMaterials, getApp, getScene, listScenes, sceneObjects } from "../../scene/state";
 import { defineTool } from "../define-tool";
 import { appParam, name, vecOut } from "../schemas";
-import { appOut, materialOut, objectOut } from "./scene-tool";
+import { appOut, assetDataOut, materialOut, objectOut } from "./scene-tool";
 
 export const getSceneTool = defineTool({
   name: "get_scene",
@@ -24,7 +24,10 @@ export const getSceneTool = defineTool({
     return {
       app, scene: scene.name, active_scene: getApp(state, app).activeScene,
       scenes: listScenes(state, app).map((s) => s.name), camera: scene.camera,
-      objects: sceneObjects(state, scene).map(describeObject),
+      objects: sceneObjects(state, scene).map((o) => {
+        const asset = describeAssetData(state, o);
+        return { ...describeObject(o), ...(asset ? { asset } : {}) };
+      }),
       materials: appMaterials(state, app).map(describeMaterial),
     };
   },
@@ -34,18 +37,21 @@ export const listObjects = defineTool({
   name: "list_objects",
   group: "editor",
   access: "read",
-  description: "The objects of a scene (name, type, parent), optionally of one kind.",
+  description: "The objects of a scene (name, type, parent, and for imported assets: UV sets, vertex colours, material slots, skin, morph targets), optionally of one kind.",
   input: z.strictObject({ scene: name("Scene name").optional(), kind: z.enum(["mesh", "empty", "light"]).optional(), app: appParam() }),
   output: z.object({
     app: appOut, scene: z.string(), total: z.number(),
-    objects: z.array(z.object({ name: z.string(), kind: z.string(), type: z.string(), parent: z.string().nullable() })),
+    objects: z.array(z.object({ name: z.string(), kind: z.string(), type: z.string(), parent: z.string().nullable(), asset: assetDataOut.optional() })),
   }),
   handler: async (input, { kiln }) => {
     const app = input.app ?? kiln.config.defaultApp;
     const scene = getScene(kiln.workspace.state, app, input.scene);
     const objects = sceneObjects(kiln.workspace.state, scene)
       .filter((o) => !input.kind || o.kind === input.kind)
-      .map((o) => { const d = describeObject(o); return { name: d.name, kind: d.kind, type: d.type, parent: d.parent }; });
+      .map((o) => {
+        const d = describeObject(o), asset = describeAssetData(kiln.workspace.state, o);
+        return { name: d.name, kind: d.kind, type: d.type, parent: d.parent, ...(asset ? { asset } : {}) };
+      });
     return { app, scene: scene.name, total: objects.length, objects };
   },
 });

@@ -29,6 +29,15 @@ export const lightOut = z.object({
 });
 
 /** An object as tools return it. */
+/** What an imported mesh carries beyond geometry (scene/operations.ts describeAssetData). */
+export const assetDataOut = z.object({
+  uv_sets: z.number().optional(), vertex_colors: z.boolean().optional(),
+  material_slots: z.array(z.string().nullable()).optional(),
+  skin: z.object({ joints: z.array(z.string()) }).optional(),
+  morph_targets: z.array(z.object({ name: z.string(), default_weight: z.number(), weight: z.number() })).optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const objectOut = z.object({
   name: z.string(),
   kind: z.enum(["mesh", "empty", "light"]),
@@ -39,9 +48,20 @@ export const objectOut = z.object({
   light: lightOut.optional(),
   keyframes: z.array(z.object({ time: z.number(), position: vecOut.optional(), rotation: vecOut.optional(), scale: vecOut.optional() })).optional(),
   modifiers: z.array(z.record(z.string(), z.unknown())).optional(),
+  asset: assetDataOut.optional(),
 });
 
-export const materialOut = z.object({ name: z.string(), color: colorOut, metallic: z.number(), roughness: z.number() });
+const textureOut = z.object({
+  image: z.string().describe("Id of the image record (image/<sha256>)"), uv: z.number().describe("UV set, 0 or 1"),
+  offset: z.array(z.number()).optional(), scale: z.array(z.number()).optional(), rotation: z.number().optional(),
+});
+export const materialOut = z.object({
+  name: z.string(), color: colorOut, metallic: z.number(), roughness: z.number(),
+  textures: z.record(z.string(), textureOut).optional().describe("Texture slots: baseColor, normal, metallicRoughness, occlusion, emissive"),
+  emissive: z.object({ r: z.number(), g: z.number(), b: z.number() }).optional(),
+  alpha_mode: z.string().optional(), alpha_cutoff: z.number().optional(), double_sided: z.boolean().optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
 
 export const appOut = z.enum(["blender", "unity", "godot"]);
 

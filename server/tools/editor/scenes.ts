@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { appParam, color, name, num, vec3, vecOut } from "../schemas";
 import { appOut, createOutcomeOut, ifExistsParam, materialOut, sceneTool } from "./scene-tool";
+import { defineTool } from "../define-tool";
+import { readTextureFile } from "../../pipeline/texture-file";
+import type { ImageRecord, TextureRef, TextureSlot } from "../../scene/types";
 
 export const createScene = sceneTool({
   name: "create_scene",
@@ -32,18 +35,55 @@ export const setCamera = sceneTool({
   idempotent: true,
 });
 
-export const createMaterial = sceneTool({
+const textureParam = (slot: string) =>
+  z.strictObject({
+    path: z.string().min(1).max(4096).describe("PNG or JPEG file inside the project folder (or Kiln's assets folder); relative to the project folder"),
+    uv: z.union([z.literal(0), z.literal(1)]).default(0).describe("UV set the texture is mapped with"),
+    offset: z.tuple([num(z.number()), num(z.number())]).optional(),
+    scale: z.tuple([num(z.number()), num(z.number())]).optional(),
+    rotation: num(z.number()).optional().describe("Radians, counter-clockwise (KHR_texture_transform)"),
+  }).optional().describe(`${slot} texture`);
+
+/** Tool slot names → the scene's TextureSlot names. */
+const SLOTS = { base_color: "baseColor", normal: "normal", metallic_roughness: "metallicRoughness", occlusion: "occlusion", emissive: "emissive" } as const;
+
+export const createMaterial = defineTool({
   name: "create_material",
-  description: "Create a material (base colour, metallic, roughness) shared by the app's scenes.",
+  group: "editor",
+  access: "write",
+  description:
+    "Create a material (base colour, metallic, roughness; optional textures for base colour, normal, metallic-roughness, occlusion and emissive, " +
+    "emissive colour, alpha mode and double-sided) shared by the app's scenes. Texture files are stored in the scene by content.",
   input: z.strictObject({
     name: name("Material name"),
     color: color(),
     metallic: num(z.number().min(0).max(1)).default(0),
     roughness: num(z.number().min(0).max(1)).default(0.5),
+    textures: z.strictObject(Object.fromEntries(Object.keys(SLOTS).map((k) => [k, textureParam(k)])) as Record<keyof typeof SLOTS, ReturnType<typeof textureParam>>).optional(),
+    emissive: z.strictObject({ r: num(z.number().min(0)), g: num(z.number().min(0)), b: num(z.number().min(0)) }).optional(),
+    alpha_mode: z.enum(["OPAQUE", "MASK", "BLEND"]).optional(),
+    alpha_cutoff: num(z.number().min(0).max(1)).optional(),
+    double_sided: z.boolean().optional(),
     if_exists: ifExistsParam(),
     app: appParam(),
   }),
   output: z.object({ app: appOut, material: materialOut, outcome: createOutcomeOut }),
+  handler: async (input, { kiln }) => {
+    const { app, textures, ...params } = input;
+    // Files are read here, before the (pure) operation; the operation gets the image records.
+    const images: ImageRecord[] = [];
+    const refs: Partial<Record<TextureSlot, TextureRef>> = {};
+    for (const [key, t] of Object.entries(textures ?? {})) {
+      if (!t) continue;
+      const image = await readTextureFile(kiln, t.path, `textures.${key}.path`);
+      images.push(image);
+      refs[SLOTS[key as keyof typeof SLOTS]] = { image: image.id, uv: t.uv, ...(t.offset ? { offset: t.offset } : {}), ...(t.scale ? { scale: t.scale } : {}), ...(t.rotation !== undefined ? { rotation: t.rotation } : {}) };
+    }
+    // The log keeps the image records once, in the operation's changes; its params name them only.
+    const logged = Object.defineProperty(images, "toJSON", { value: () => images.map((i) => i.id), enumerable: false });
+    const applied = await kiln.workspace.execute({ tool: "create_material", app: app ?? kiln.config.defaultApp, params: { ...params, textures: refs, images: logged } });
+    return applied.result as z.input<typeof materialOut> as never;
+  },
 });
 
 export const setMaterial = sceneTool({

@@ -1,0 +1,75 @@
+/**
+ * Real assets over HTTP (issue 15): Blender's own glTF fixtures imported with import_asset show
+ * their UV sets, colours, material slots, textures, skins and morph targets in get_scene and
+ * list_objects; transferred Blender → Unity as glTF they keep them, and the file passes the
+ * Khronos validator; create_material takes texture files from the project, path-confined.
+ */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateBytes } from "gltf-validator";
+import { startServer, ROOT, type KilnServer } from "../helpers/server";
+
+let kiln: KilnServer;
+let dir: string;
+beforeAll(async () => {
+  kiln = await startServer();
+  dir = path.join(kiln.home, "assets", "fixtures");
+  cpSync(path.join(ROOT, "tests/fixtures/assets"), dir, { recursive: true });
+});
+afterAll(async () => { await kiln?.stop(); });
+
+type Obj = { name: string; asset?: Record<string, any>; material: string | null };
+const objects = async (app: string) => (await kiln.ok("get_scene", { app })).objects as Obj[];
+
+describe("real assets through import_asset and transfer_asset", () => {
+  it("imports a skinned cylinder, a morphed cube, material slots and a textured plane, and shows what they carry", async () => {
+    for (const f of ["03_skinned_cylinder", "01_morphed_cube", "22_material_slot_not_merge", "09_texture_transform", "12_orm_two_uvmaps"])
+      await kiln.ok("import_asset", { app: "blender", path: path.join(dir, f, `${f}.gltf`) });
+    const all = await objects("blender");
+    const skinned = all.find((o) => o.asset?.skin)!;
+    expect(skinned.asset!.skin.joints.length).toBeGreaterThan(1);
+    expect(skinned.asset!.uv_sets).toBe(1);
+    expect(all.find((o) => o.asset?.morph_targets)!.asset!.morph_targets.map((t: { name: string }) => t.name)).toEqual(["Bottom", "Top"]);
+    expect(all.some((o) => (o.asset?.material_slots?.length ?? 0) > 1)).toBe(true);
+    expect(all.some((o) => o.asset?.uv_sets === 2)).toBe(true);
+    const listed = (await kiln.ok("list_objects", { app: "blender", kind: "mesh" })).objects as Obj[];
+    expect(listed.find((o) => o.name === skinned.name)!.asset!.skin).toEqual(skinned.asset!.skin);
+    const materials = (await kiln.ok("get_scene", { app: "blender" })).materials as { name: string; textures?: Record<string, { image: string; scale?: number[] }> }[];
+    expect(materials.some((m) => m.textures?.baseColor?.scale)).toBe(true);
+    expect(materials.some((m) => m.textures?.occlusion)).toBe(true);
+  });
+
+  it("transfers the skinned cylinder Blender → Unity as glTF with its skin, in a file the Khronos validator accepts", async () => {
+    const root = (await objects("blender")).find((o) => o.name.includes("Armature") || o.asset?.skin)!;
+    const parentName = (await kiln.ok("get_scene", { app: "blender" })).objects.find((o: { name: string; parent: string | null }) => o.name === root.name).parent ?? root.name;
+    const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: parentName, format: "gltf" });
+    const report = await validateBytes(new Uint8Array(readFileSync(t.file.path)));
+    expect(report.issues.numErrors).toBe(0);
+    const unity = await objects("unity");
+    const skinned = unity.find((o) => o.asset?.skin)!;
+    expect(skinned.asset!.skin.joints.length).toBe((await objects("blender")).find((o) => o.asset?.skin)!.asset!.skin.joints.length);
+  });
+
+  it("transfers a textured asset as FBX with warnings for what FBX does not carry yet", async () => {
+    const root = (await objects("blender")).find((o) => o.name === "09_texture_transform" || o.name === "Plane")!;
+    const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: root.name, format: "fbx" });
+    expect(t.warnings.some((w: string) => /fbx: (textures|UV sets) of/.test(w))).toBe(true);
+  });
+
+  it("create_material takes a PNG from the project for its base colour, and refuses paths outside and non-images", async () => {
+    const png = path.join(dir, "09_texture_transform", "09_tiny_grid.png");
+    const r = await kiln.ok("create_material", { app: "godot", name: "Grid", color: { r: 1, g: 1, b: 1, a: 1 }, textures: { base_color: { path: png, scale: [2, 2] } } });
+    expect(r.material.textures.baseColor).toMatchObject({ uv: 0, scale: [2, 2] });
+    expect(r.material.textures.baseColor.image).toMatch(/^image\/[0-9a-f]{64}$/);
+    const before = JSON.stringify(await kiln.ok("get_scene", { app: "godot" }));
+    const outside = await kiln.call("create_material", { app: "godot", name: "Bad", color: { r: 1, g: 1, b: 1, a: 1 }, textures: { base_color: { path: "/etc/hostname" } } });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error).toMatchObject({ code: "PATH_NOT_ALLOWED", details: { field: "textures.base_color.path" } });
+    writeFileSync(path.join(dir, "not-an-image.png"), "hello");
+    const text = await kiln.call("create_material", { app: "godot", name: "Bad", color: { r: 1, g: 1, b: 1, a: 1 }, textures: { normal: { path: path.join(dir, "not-an-image.png") } } });
+    expect(text.status).toBe(400);
+    expect(text.body.error.code).toBe("UNSUPPORTED_IMAGE");
+    expect(JSON.stringify(await kiln.ok("get_scene", { app: "godot" }))).toBe(before);
+  });
+});
