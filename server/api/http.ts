@@ -8,7 +8,6 @@ import { findTool } from "../tools";
 import { fail, ok, toErrorBody } from "./envelope";
 import { checkRequest, readBody } from "./security";
 import { callTool } from "./trpc";
-import { withSource } from "../workspace/call-source";
 
 /** Query parameters as an object; a repeated key becomes an array. */
 function queryParams(url: URL): Record<string, unknown> {
@@ -83,9 +82,7 @@ export async function handleToolRequest(req: Request, name: string): Promise<Res
   const parsed = await readParams(req, kiln.config.bodyLimit);
   if ("response" in parsed) return parsed.response;
   try {
-    // The `kiln` command says who it is, so its operations are told apart from other HTTP clients.
-    const source = req.headers.get("x-kiln-client") === "cli" ? "cli" : "http";
-    return ok(await withSource(source, () => callTool({ kiln }, tool.name, parsed.params)));
+    return ok(await callTool({ kiln }, tool.name, parsed.params));
   } catch (e) {
     const { status, error, headers } = toErrorBody(e);
     return fail(status, error, headers);

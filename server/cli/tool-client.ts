@@ -18,7 +18,7 @@ export function toolClient(base: string, token = process.env.KILN_TOKEN) {
   const url = new URL(base);
   const transport = url.protocol === "https:" ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
-  const auth: Record<string, string> = { "x-kiln-client": "cli", ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
 
   const request = (method: "GET" | "POST", path: string, body?: unknown) =>
     new Promise<{ status: number; json: unknown }>((resolve, reject) => {

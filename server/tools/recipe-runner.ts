@@ -17,7 +17,6 @@ import { KilnError, invalid } from "../errors";
 import { RecipeCompileError, runRecipe, toStepError, type InvokeTool, type Recipe, type RecipeRun, type RunEvent } from "../recipes";
 import type { Kiln } from "../runtime";
 import { RunRecorder, discardRun } from "./recipe-runs";
-import { withSource } from "../workspace/call-source";
 import { findTool } from "./index";
 
 const MAX_DEPTH = 8;
@@ -107,7 +106,7 @@ export async function startRecipe(kiln: Kiln, recipe: Recipe, options: ExecuteOp
     if (!findTool(tool)) throw unknownTool(tool);
     let result: unknown;
     try {
-      result = await withSource("recipe", () => callTool({ kiln }, tool, params));
+      result = await callTool({ kiln }, tool, params);
     } catch (error) {
       throw toErrorBody(error).error;
     }

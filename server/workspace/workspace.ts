@@ -11,7 +11,6 @@ import { applyOperation } from "../scene/apply";
 import { applyChanges, invertChanges } from "../scene/changes";
 import type { AppId, Change, Operation, SceneEntity, SceneState } from "../scene/types";
 import type { Db } from "../db/client";
-import { currentSource } from "./call-source";
 import { OperationWriter, type OperationRow } from "./op-writer";
 
 /** Who is writing: lets transactions tag operations and refuse what they must refuse. */
@@ -138,8 +137,7 @@ export class Workspace {
     const seq = ++this.lastSeq;
     const row: OperationRow = {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
-      // A live application's edits and notes are its own, whichever call happened to be in context.
-      transactionId, source: kind === "live" || kind === "bridge" ? "live" : currentSource(), createdAt: new Date(),
+      transactionId, createdAt: new Date(),
     };
     const written = this.writer.write(row).then(() => this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId }));
     const pending = deferredWrites.getStore();

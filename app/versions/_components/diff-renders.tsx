@@ -29,14 +29,21 @@ function draw(canvas: HTMLCanvasElement, image: ImageBitmap, rects: Rect[]) {
 export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to: string; app: string; scene?: string; stamp: number }) {
   const before = useRef<HTMLCanvasElement>(null);
   const after = useRef<HTMLCanvasElement>(null);
-  const [state, setState] = useState<{ rects: Rect[]; pixels: number } | { error: string } | undefined>();
+  const [state, setState] = useState<({ rects: Rect[]; pixels: number } | { error: string }) & { key: string }>();
+  // Versions never change, so only a side that is the working state renders again on news; a
+  // render under way is not cut off by the next change (one more follows when it ends), so the
+  // pictures keep up with a busy scene instead of starting over for ever.
+  const live = from === "working" || to === "working" ? stamp : 0;
+  const busy = useRef(false);
+  const again = useRef(false);
+  const [round, setRound] = useState(0);
   useEffect(() => {
-    let live = true;
-    setState(undefined);
-    const q = (id: string) => `/versions/${id}/render?app=${app}${scene ? `&scene=${encodeURIComponent(scene)}` : ""}&camera=${to}&width=${W}&height=${H}&t=${stamp}`;
+    if (busy.current) return void (again.current = true);
+    busy.current = true;
+    const q = (id: string) => `/versions/${id}/render?app=${app}${scene ? `&scene=${encodeURIComponent(scene)}` : ""}&camera=${to}&width=${W}&height=${H}&t=${live}`;
     Promise.all([loadImage(q(from)), loadImage(q(to))])
       .then(([a, b]) => {
-        if (!live || !before.current || !after.current) return;
+        if (!before.current || !after.current) return;
         const pixels = (img: ImageBitmap) => {
           const c = new OffscreenCanvas(W, H).getContext("2d")!;
           c.drawImage(img, 0, 0);
@@ -45,12 +52,20 @@ export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to:
         const found = changedRegions(pixels(a), pixels(b), W, H);
         draw(before.current, a, found.rects);
         draw(after.current, b, found.rects);
-        setState(found);
+        setState({ ...found, key: `${from}:${to}` });
       })
-      .catch((e: Error) => live && setState({ error: e.message }));
-    return () => void (live = false);
-  }, [from, to, app, scene, stamp]);
-  const marks = state && "rects" in state ? state : undefined;
+      .catch((e: Error) => setState({ error: e.message, key: `${from}:${to}` }))
+      .finally(() => {
+        busy.current = false;
+        if (again.current) {
+          again.current = false;
+          setRound((n) => n + 1);
+        }
+      });
+  }, [from, to, app, scene, live, round]);
+  // A picture of another pair than the one asked for is not shown as its answer.
+  const current = state?.key === `${from}:${to}` ? state : undefined;
+  const marks = current && "rects" in current ? current : undefined;
   return (
     <figure className="diff-renders" data-testid={`renders-${app}`} data-changed-pixels={marks?.pixels} data-marks={marks?.rects.length}>
       <div className="diff-pair">
@@ -58,7 +73,7 @@ export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to:
         <div><div className="muted small">after · {to}</div><canvas ref={after} width={W} height={H} aria-label={`${app} scene at ${to}`} data-testid="render-after" /></div>
       </div>
       <figcaption className="muted small">
-        {!state ? "rendering…" : "error" in state ? <span className="field-error">{state.error}</span>
+        {!current ? "rendering…" : "error" in current ? <span className="field-error">{current.error}</span>
           : marks!.pixels ? `${app}: ${marks!.rects.length} changed region${marks!.rects.length === 1 ? "" : "s"} boxed in red (${marks!.pixels} pixels), seen from ${to}'s camera`
           : `${app}: no visible difference from ${to}'s camera`}
       </figcaption>

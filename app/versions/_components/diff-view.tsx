@@ -39,7 +39,8 @@ function activeScene(part: Diff["apps"][string]) {
 
 export function DiffView({ from, to, stamp }: { from: string; to: string; stamp: number }) {
   const api = useStudioApi();
-  const diff = useLoad(() => api.diff(from, to), [api, from, to, stamp]);
+  // Versions never change: only a diff with the working state is worth asking again on news.
+  const diff = useLoad(() => api.diff(from, to), [api, from, to, from === "working" || to === "working" ? stamp : 0]);
   if (diff.error) return <p className="notice error" role="alert">{diff.error}</p>;
   if (!diff.data) return <p className="loading">Comparing {from} and {to}…</p>;
   const apps = Object.entries(diff.data.apps);
