@@ -8,6 +8,7 @@ import { findTool } from "../tools";
 import { fail, ok, toErrorBody } from "./envelope";
 import { checkRequest, readBody } from "./security";
 import { callTool } from "./trpc";
+import { CLIENT_HEADER, withSource } from "../events/source";
 
 /** Query parameters as an object; a repeated key becomes an array. */
 function queryParams(url: URL): Record<string, unknown> {
@@ -82,7 +83,8 @@ export async function handleToolRequest(req: Request, name: string): Promise<Res
   const parsed = await readParams(req, kiln.config.bodyLimit);
   if ("response" in parsed) return parsed.response;
   try {
-    return ok(await callTool({ kiln }, tool.name, parsed.params));
+    const source = req.headers.get(CLIENT_HEADER) === "cli" ? "cli" : "http";
+    return ok(await withSource(source, () => callTool({ kiln }, tool.name, parsed.params)));
   } catch (e) {
     const { status, error, headers } = toErrorBody(e);
     return fail(status, error, headers);

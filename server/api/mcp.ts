@@ -22,6 +22,7 @@ import { catalogue } from "./catalogue";
 import { fail, toErrorBody, type ErrorBody } from "./envelope";
 import { checkRequest } from "./security";
 import { callTool } from "./trpc";
+import { withSource } from "../events/source";
 
 const SERVER_INFO = { name: "kiln", title: "Kiln", version: pkg.version };
 const INSTRUCTIONS =
@@ -119,7 +120,7 @@ export function createMcpServer(kiln: Kiln, tools: ToolDefinition[]): { server: 
       return toolError({ code: "UNKNOWN_TOOL", message: hidden ? `The tool "${name}" is not exposed here (KILN_TOOLS).` : `There is no tool named "${name}". tools/list lists them.` });
     }
     try {
-      return await toolResult(kiln, name, await callTool({ kiln }, name, args ?? {}));
+      return await toolResult(kiln, name, await withSource("mcp", () => callTool({ kiln }, name, args ?? {})));
     } catch (e) {
       return toolError(toErrorBody(e).error);
     }

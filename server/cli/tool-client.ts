@@ -6,6 +6,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { InvokeTool } from "../recipes";
+import { CLIENT_HEADER } from "../events/source";
 
 /** Why a service cannot take a run: nothing listens (`unreachable`), or it will not (`refused`). */
 export interface ProbeProblem {
@@ -18,7 +19,8 @@ export function toolClient(base: string, token = process.env.KILN_TOKEN) {
   const url = new URL(base);
   const transport = url.protocol === "https:" ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
-  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  // The header tells the service's event stream these calls came from the CLI.
+  const auth: Record<string, string> = { [CLIENT_HEADER]: "cli", ...(token ? { authorization: `Bearer ${token}` } : {}) };
 
   const request = (method: "GET" | "POST", path: string, body?: unknown) =>
     new Promise<{ status: number; json: unknown }>((resolve, reject) => {

@@ -5,6 +5,7 @@
  * operation. The Transfer table records every accepted transfer (running, then succeeded or
  * failed); requests refused up front (unsupported path, unknown asset) are not recorded.
  */
+import { kilnEvents } from "../events/bus";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { storageError } from "../db/storage-errors";
@@ -73,6 +74,9 @@ async function runTransfer(
   await kiln.db.transfer.create({
     data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running", stage: "exporting" },
   });
+  const announce = (action: "started" | "finished", status: string) =>
+    kilnEvents().publish({ kind: "transfer", action, transfer_id: id, status, source_app: base.source_app, target_app: base.target_app, asset: base.asset });
+  announce("started", "running");
   const active = activeTransfers();
   const progress = { transfer_id: id, ...base, started_at: new Date().toISOString(), stage: "exporting" };
   active.set(id, progress);
@@ -136,6 +140,7 @@ async function runTransfer(
         imported: JSON.stringify(result.imported), warnings: JSON.stringify(warnings), durationMs: result.duration_ms,
       },
     });
+    announce("finished", "succeeded");
     return result;
   } catch (e) {
     const error = isKilnError(e) ? { code: e.code, message: e.message } : { code: "TRANSFER_FAILED", message: (e as Error).message ?? String(e) };
@@ -148,6 +153,7 @@ async function runTransfer(
         ...(written[0] ? { filePath: written[0].path, bytes: written[0].bytes, sha256: written[0].sha256 } : {}),
       },
     }).catch(() => undefined); // the original failure is what the caller must see
+    announce("finished", "failed");
     if (isKilnError(e)) throw new KilnError(e.code, e.message, e.status, { ...e.details, transfer_id: id });
     const storage = storageError(e);
     if (storage) throw new KilnError(storage.code, storage.message, storage.status, { ...storage.details, transfer_id: id, stage: progress.stage });

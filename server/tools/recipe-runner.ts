@@ -18,6 +18,7 @@ import { RecipeCompileError, runRecipe, toStepError, type InvokeTool, type Recip
 import type { Kiln } from "../runtime";
 import { RunRecorder, discardRun } from "./recipe-runs";
 import { findTool } from "./index";
+import { withSource } from "../events/source";
 
 const MAX_DEPTH = 8;
 const depth = new AsyncLocalStorage<number>();
@@ -106,7 +107,7 @@ export async function startRecipe(kiln: Kiln, recipe: Recipe, options: ExecuteOp
     if (!findTool(tool)) throw unknownTool(tool);
     let result: unknown;
     try {
-      result = await callTool({ kiln }, tool, params);
+      result = await withSource("recipe", () => callTool({ kiln }, tool, params));
     } catch (error) {
       throw toErrorBody(error).error;
     }

@@ -14,6 +14,7 @@
  *   `{truncated: true, bytes}` (the run_recipe answer itself keeps it whole), so one get_scene
  *   step of a huge scene cannot bloat the history.
  */
+import { kilnEvents } from "../events/bus";
 import type { Db } from "../db/client";
 import type { RecipeRun, RunTransaction, StepError, StepRecord, VariableValue } from "../recipes";
 
@@ -64,14 +65,20 @@ export class RunRecorder {
   private failure: unknown;
   private current: CurrentStep | undefined;
 
-  private constructor(private db: Db, readonly id: string) {}
+  private constructor(private db: Db, readonly id: string, private recipe: string) {}
+
+  private announce(action: "started" | "finished", status: string): void {
+    kilnEvents().publish({ kind: "run", action, run_id: this.id, recipe: this.recipe, status });
+  }
 
   /** Creates the `running` row. */
   static async start(db: Db, run: { id: string; recipe: string; source: string; path?: string; variables: Record<string, unknown> }): Promise<RunRecorder> {
     await db.recipeRun.create({
       data: { id: run.id, recipe: run.recipe, source: run.source, path: run.path ?? null, status: "running", variables: JSON.stringify(run.variables), steps: '{"steps":[]}' },
     });
-    return new RunRecorder(db, run.id);
+    const recorder = new RunRecorder(db, run.id, run.recipe);
+    recorder.announce("started", "running");
+    return recorder;
   }
 
   private document(extra: { current?: CurrentStep; transaction?: unknown; error?: unknown } = {}): string {
@@ -112,6 +119,7 @@ export class RunRecorder {
       where: { id: this.id },
       data: { status: run.status, steps: this.document({ transaction }), durationMs: Math.round(run.duration_ms), transactionId },
     });
+    this.announce("finished", run.status);
   }
 
   /** Marks a run that broke off (an exception outside any step) as failed, keeping its steps. */
@@ -121,6 +129,7 @@ export class RunRecorder {
       where: { id: this.id },
       data: { status: "failed", steps: this.document({ error }), durationMs: Math.round(performance.now() - this.startedAt) },
     });
+    this.announce("finished", "failed");
   }
 
   /** The first progress write that failed, if any (the run itself goes on). */

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { invertChanges, squashChanges } from "../scene/changes";
 import type { Change } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
+import { kilnEvents } from "../events/bus";
 
 type Row = Awaited<ReturnType<Db["transaction"]["findFirstOrThrow"]>>;
 
@@ -60,6 +61,7 @@ export class Transactions {
         data: { id: randomUUID(), name, status: "open", branch: this.ws.branch, startSeq: this.ws.seq, rollbackOnError },
       });
       this.open = { row, changes: [], operations: 0, tools: [] };
+      kilnEvents().publish({ kind: "transaction", action: "begun", id: row.id, name: row.name });
       return { transaction: this.describeOpen()! };
     });
   }
@@ -71,6 +73,7 @@ export class Transactions {
         where: { id: open.row.id }, data: { status: "committed", endedAt: new Date(), endSeq: this.ws.seq },
       });
       this.open = null;
+      kilnEvents().publish({ kind: "transaction", action: "committed", id: open.row.id, name: open.row.name });
       return { transaction: this.describeLast(open.operations)! };
     });
   }
@@ -85,6 +88,7 @@ export class Transactions {
         where: { id: open.row.id }, data: { status: "rolled_back", endedAt: new Date(), endSeq: this.ws.seq, reason },
       });
       this.open = null;
+      kilnEvents().publish({ kind: "transaction", action: "rolled_back", id: open.row.id, name: open.row.name });
       return { transaction: this.describeLast(open.operations)!, restored_records: changes.length };
     });
   }

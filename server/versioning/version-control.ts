@@ -14,6 +14,7 @@ import type { ObjectStore } from "./object-store";
 import { loadBranchState, loadSnapshot, snapshotWorking } from "./snapshots";
 import { diffTrees } from "./tree";
 import { describeDiff } from "./diff";
+import { kilnEvents } from "../events/bus";
 
 type VersionRow = Awaited<ReturnType<Db["version"]["findFirstOrThrow"]>>;
 type BranchRow = Awaited<ReturnType<Db["branch"]["findFirstOrThrow"]>>;
@@ -57,7 +58,9 @@ export class VersionControl {
   save(name: string, description = "", auto = false) {
     return this.ws.exclusive(async () => {
       this.guard();
-      return describeVersion(await this.saveLocked(name, description, auto));
+      const saved = describeVersion(await this.saveLocked(name, description, auto));
+      kilnEvents().publish({ kind: "version", action: "saved", version_id: saved.version_id, branch: saved.branch, name: saved.name });
+      return saved;
     });
   }
 
@@ -159,6 +162,7 @@ export class VersionControl {
       } catch (error) {
         console.error(`kiln: restore_version ${id} done, but its working base was not moved (${(error as Error).message.split("\n").pop()})`);
       }
+      kilnEvents().publish({ kind: "version", action: "restored", version_id: id, branch: this.ws.branch, name: target.name });
       return { restored: describeVersion(target), auto_saved: autoSaved ? describeVersion(autoSaved) : null, changed_records: changes.length };
     });
   }
@@ -187,6 +191,7 @@ export class VersionControl {
         await this.store.addRefs(tx, [snapshot.root], snapshot.created);
         return tx.branch.create({ data: { name, head: from?.number ?? null, base: from?.number ?? null, workRoot: snapshot.root, workSeq: this.ws.seq } });
       });
+      kilnEvents().publish({ kind: "branch", action: "created", name });
       return this.describeBranch(row, 0, false);
     });
   }
@@ -226,6 +231,7 @@ export class VersionControl {
           throw e;
         }
         this.ws.replaceState(name, state, target.workRoot, dirty);
+        kilnEvents().publish({ kind: "branch", action: "switched", name });
       }
       const versions = await this.db.version.count({ where: { branch: name } });
       return { branch: this.describeBranch(target, versions, await this.differsFromHead(target)) };
@@ -252,6 +258,7 @@ export class VersionControl {
         return { children: children.map((c) => versionId(c.number)), moved, reclaimed };
       }, { timeout: 60_000 });
       const move = { from: id, to: parent };
+      kilnEvents().publish({ kind: "version", action: "deleted", version_id: id, branch: v.branch, name: v.name });
       return {
         deleted: id, parent, reparented: result.children, reclaimed_objects: result.reclaimed,
         branches_moved: result.moved.map((b) => ({

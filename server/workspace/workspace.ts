@@ -12,6 +12,9 @@ import { applyChanges, invertChanges } from "../scene/changes";
 import type { AppId, Change, Operation, SceneEntity, SceneState } from "../scene/types";
 import type { Db } from "../db/client";
 import { OperationWriter, type OperationRow } from "./op-writer";
+import { kilnEvents } from "../events/bus";
+import { operationEvent } from "../events/operation-event";
+import { currentSource } from "../events/source";
 
 /** Who is writing: lets transactions tag operations and refuse what they must refuse. */
 export interface WriteHooks {
@@ -139,7 +142,14 @@ export class Workspace {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
       transactionId, createdAt: new Date(),
     };
-    const written = this.writer.write(row).then(() => this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId }));
+    // Read now: the write settles outside the caller's async context.
+    const source = currentSource();
+    const branch = this.branch;
+    const written = this.writer.write(row).then(() => {
+      this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId });
+      // The one place every operation is announced (GET /events), once it is durable.
+      kilnEvents().publish(operationEvent({ seq, branch, kind, tool, app, transactionId, changes }, source));
+    });
     const pending = deferredWrites.getStore();
     let durable: Promise<void> = written;
     if (pending) {
