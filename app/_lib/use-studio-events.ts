@@ -1,35 +1,24 @@
 "use client";
 /**
- * Calls `onChange` when anything Kiln holds changes (operations, versions, branches, transactions,
- * runs, transfers), from the server-sent events at GET /events. Bursts are coalesced into one call
- * (a recipe run logs many operations at once). Without the stream it polls every few seconds.
+ * Calls `onChange` when anything a studio page shows may have changed, from GET /events
+ * (useKilnEvents). Bursts are coalesced into one call: a recipe run logs many operations at once,
+ * and each call reloads the page's panels.
  */
 import { useEffect, useRef } from "react";
+import { useKilnEvents, type EventKind } from "./use-kiln-events";
 
-const COALESCE_MS = 60;
-const POLL_MS = 3000;
+const COALESCE_MS = 50;
 
-export function useStudioEvents(onChange: () => void) {
+export function useStudioEvents(onChange: () => void, kinds?: readonly EventKind[]) {
   const callback = useRef(onChange);
   callback.current = onChange;
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let poll: ReturnType<typeof setInterval> | undefined;
-    const fire = () => {
-      if (timer) return;
-      timer = setTimeout(() => { timer = undefined; callback.current(); }, COALESCE_MS);
-    };
-    const source = new EventSource("/events");
-    source.onmessage = fire;
-    for (const kind of ["operation", "version", "branch", "transaction", "run", "transfer"]) source.addEventListener(kind, fire);
-    source.onerror = () => {
-      // Closed for good (no stream here): fall back to polling. A transient drop reconnects by itself.
-      if (source.readyState === EventSource.CLOSED && !poll) poll = setInterval(() => callback.current(), POLL_MS);
-    };
-    return () => {
-      source.close();
-      if (timer) clearTimeout(timer);
-      if (poll) clearInterval(poll);
-    };
-  }, []);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return useKilnEvents(() => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      callback.current();
+    }, COALESCE_MS);
+  }, kinds);
 }

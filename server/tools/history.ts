@@ -1,7 +1,7 @@
 /** get_history: the operation log, newest first, with each transaction shown as one entry. */
 import { z } from "zod";
 import { Prisma } from "../db/generated/sqlite/client";
-import { CALL_SOURCES } from "../workspace/call-source";
+import { EVENT_SOURCES as CALL_SOURCES } from "../events/types";
 import { defineTool } from "./define-tool";
 import { appId, num } from "./schemas";
 
@@ -18,7 +18,7 @@ export const getHistory = defineTool({
   group: "version_control",
   access: "read",
   description:
-    "The operation history, newest first: each tool call, restore and rollback, with its source (http, mcp, recipe, live, cli); " +
+    "The operation history, newest first: each tool call, restore and rollback, with its source (http, mcp, recipe, live, cli, internal); " +
     "a transaction's calls appear as one entry unless transaction_id asks for that transaction's calls one by one.",
   input: z.strictObject({
     limit: num(z.number().int().min(1).max(500)).default(50),

@@ -15,7 +15,7 @@ export interface OperationRow {
   params: string;
   changes: string;
   transactionId: string | null;
-  /** Where the call came from (./call-source.ts); null when no surface was involved. */
+  /** Where the call came from (server/events/source.ts): http, mcp, recipe, live, cli or internal. */
   source: string | null;
   createdAt: Date;
 }

@@ -22,7 +22,7 @@ export function PipelineStudio() {
   const [stamp, setStamp] = useState(0);
   const [message, setMessage] = useState<string>();
   const bump = useCallback(() => setStamp((n) => n + 1), []);
-  useStudioEvents(bump);
+  useStudioEvents(bump, ["operation", "transfer"]);
   const status = useLoad(() => api.pipeline(50), [api, stamp]);
   const s = status.data;
   return (

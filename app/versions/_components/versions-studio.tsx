@@ -25,7 +25,7 @@ export function VersionsStudio() {
   const [diff, setDiff] = useState<{ from: string; to: string }>();
   const [message, setMessage] = useState<string>();
   const bump = useCallback(() => setStamp((n) => n + 1), []);
-  useStudioEvents(bump);
+  useStudioEvents(bump, ["operation", "version", "branch", "transaction"]);
   const data = useLoad(async () => {
     const [versions, branches] = await Promise.all([api.listVersions(Math.min(shown, 500), 0), api.listBranches()]);
     // Past 500, further pages: list_versions caps a page at 500.
