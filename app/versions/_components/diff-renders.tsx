@@ -40,7 +40,7 @@ export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to:
   useEffect(() => {
     if (busy.current) return void (again.current = true);
     busy.current = true;
-    const q = (id: string) => `/versions/${id}/render?app=${app}${scene ? `&scene=${encodeURIComponent(scene)}` : ""}&camera=${to}&width=${W}&height=${H}&t=${live}`;
+    const q = (id: string) => `/versions/${id}/render?app=${app}${scene ? `&scene=${encodeURIComponent(scene)}` : ""}&camera=${to}&width=${W}&height=${H}`;
     Promise.all([loadImage(q(from)), loadImage(q(to))])
       .then(([a, b]) => {
         if (!before.current || !after.current) return;

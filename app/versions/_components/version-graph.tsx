@@ -63,7 +63,7 @@ export function VersionGraph({ versions, branches, current, selected, onSelect }
             {v.auto && <span className="badge">auto</span>}
             {forked && <span className="muted small">from {v.parent}</span>}
             <span className="spacer" />
-            <span className="muted small">{v.branch} · {v.summary.objects} objects · {new Date(v.created_at).toLocaleString("en-GB")}</span>
+            <span className="muted small">{v.branch} · {v.summary.objects} object{v.summary.objects === 1 ? "" : "s"} · {new Date(v.created_at).toLocaleString("en-GB")}</span>
           </div>
         );
       })}

@@ -4,7 +4,7 @@
  * scene camera to use, so both sides of a diff are seen from the same place. Same auth as /tools.
  */
 import { z } from "zod";
-import { fail, toErrorBody } from "@/server/api/envelope";
+import { fail, toErrorBody, zodFields } from "@/server/api/envelope";
 import { checkRequest } from "@/server/api/security";
 import { getKiln } from "@/server/runtime";
 import { buildRenderInput } from "@/server/scene/render-view";
@@ -30,9 +30,8 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
   const idOk = side.safeParse(id);
   const q = Query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!idOk.success || !q.success) {
-    const issue = idOk.success ? q.error!.issues[0] : { path: ["id"], message: idOk.error.issues[0].message };
-    const field = issue.path.join(".") || "(query)";
-    return fail(400, { code: "INVALID_PARAMS", message: `Invalid parameter "${field}": ${issue.message}`, details: { fields: [{ path: field, message: issue.message }] } });
+    const fields = idOk.success ? zodFields(q.error!) : [{ path: "id", message: idOk.error.issues[0].message }];
+    return fail(400, { code: "INVALID_PARAMS", message: `Invalid parameter "${fields[0].path || "(query)"}": ${fields[0].message}`, details: { fields } });
   }
   const { app, scene, camera, width, height } = q.data;
   try {
