@@ -13,7 +13,7 @@ function Entry({ e }: { e: HistoryEntry }) {
     <tr data-testid="op-row">
       <td className="muted">{e.seq}</td>
       <td title={e.at}>{new Date(e.at).toLocaleTimeString("en-GB")}</td>
-      <td><code>{e.tool}</code>{e.transaction && <span className="muted small"> “{e.transaction.name}” · {e.transaction.operations} ops · {e.transaction.outcome}</span>}</td>
+      <td><code>{e.tool}</code>{e.transaction && <span className="muted small"> “{e.transaction.name}” · {e.transaction.operations} op{e.transaction.operations === 1 ? "" : "s"} · {e.transaction.outcome}</span>}</td>
       <td>{e.app ?? "—"}</td>
       <td>{e.source ? <span className="badge">{e.source}</span> : <span className="muted">—</span>}</td>
       <td className="muted">{e.branch}</td>
