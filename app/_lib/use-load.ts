@@ -5,8 +5,10 @@ import { readableError } from "../recipes/_lib/errors";
 
 export interface Loaded<T> { data?: T; error?: string; loading: boolean; reload(): Promise<void> }
 
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+/** With `initial` (data the server rendered the page with), the first load is skipped. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[], initial?: T): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>(initial === undefined ? { loading: true } : { data: initial, loading: false });
+  const skip = useRef(initial !== undefined);
   const latest = useRef(0);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
@@ -20,7 +22,10 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
       if (n === latest.current) setState((s) => ({ data: s.data, error: readableError(e).message, loading: false }));
     }
   }, [run]);
-  useEffect(() => void reload(), [reload]);
+  useEffect(() => {
+    if (skip.current) return void (skip.current = false);
+    void reload();
+  }, [reload]);
   return { ...state, reload };
 }
 

@@ -37,10 +37,10 @@ function activeScene(part: Diff["apps"][string]) {
   return a ? <span className="muted small"> · active scene {show(a.old)} → {show(a.new)}</span> : null;
 }
 
-export function DiffView({ from, to, stamp }: { from: string; to: string; stamp: number }) {
+export function DiffView({ from, to, stamp, initial }: { from: string; to: string; stamp: number; initial?: Diff }) {
   const api = useStudioApi();
   // Versions never change: only a diff with the working state is worth asking again on news.
-  const diff = useLoad(() => api.diff(from, to), [api, from, to, from === "working" || to === "working" ? stamp : 0]);
+  const diff = useLoad(() => api.diff(from, to), [api, from, to, from === "working" || to === "working" ? stamp : 0], initial);
   if (diff.error) return <p className="notice error" role="alert">{diff.error}</p>;
   if (!diff.data) return <p className="loading">Comparing {from} and {to}…</p>;
   const apps = Object.entries(diff.data.apps);

@@ -5,7 +5,7 @@
  * an action on this page and whenever another client changes something (the /events stream).
  */
 import { useCallback, useState } from "react";
-import { useStudioApi } from "@/app/_lib/studio-api";
+import { useStudioApi, type BranchList as Branches, type Diff, type VersionList } from "@/app/_lib/studio-api";
 import { useLoad } from "@/app/_lib/use-load";
 import { useStudioEvents } from "@/app/_lib/use-studio-events";
 import { BranchList } from "./branch-list";
@@ -15,9 +15,12 @@ import { TransactionPanel } from "./transaction-panel";
 import { VersionActions } from "./version-actions";
 import { VersionGraph } from "./version-graph";
 
-const SHOWN = 300;
+import { SHOWN } from "./limits";
 
-export function VersionsStudio() {
+/** What the server rendered the page with. */
+export interface VersionsInitial { versions: VersionList; branches: Branches; diff?: Diff }
+
+export function VersionsStudio({ initial }: { initial?: VersionsInitial }) {
   const api = useStudioApi();
   const [stamp, setStamp] = useState(0);
   const [shown, setShown] = useState(SHOWN);
@@ -32,7 +35,7 @@ export function VersionsStudio() {
     for (let offset = 500; offset < shown && offset < versions.total; offset += 500)
       versions.versions.push(...(await api.listVersions(Math.min(500, shown - offset), offset)).versions);
     return { versions, branches };
-  }, [api, shown, stamp]);
+  }, [api, shown, stamp], initial && { versions: initial.versions, branches: initial.branches });
   const changed = (m: string) => {
     setMessage(m);
     bump();
@@ -60,7 +63,7 @@ export function VersionsStudio() {
           </section>
           <section className="panel" aria-labelledby="diff-title">
             <h2 id="diff-title">Diff {shownDiff && <span className="muted">{shownDiff.from} → {shownDiff.to}</span>}</h2>
-            {shownDiff ? <DiffView from={shownDiff.from} to={shownDiff.to} stamp={stamp} /> : <p className="empty">Save a version, then pick two states to compare.</p>}
+            {shownDiff ? <DiffView from={shownDiff.from} to={shownDiff.to} stamp={stamp} initial={!diff && initial?.diff?.from === shownDiff.from ? initial.diff : undefined} /> : <p className="empty">Save a version, then pick two states to compare.</p>}
           </section>
         </div>
         <div>
