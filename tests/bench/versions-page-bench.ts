@@ -33,6 +33,16 @@ try {
   await call("set_transform", { target: "Obj0", position: { x: 5, y: 1, z: 0 } }); // unsaved changes
   console.log(`made in ${(performance.now() - started) / 1000 | 0} s`);
 
+  // What the page's server render asks for, timed on its own.
+  for (const [tool, params] of [["list_versions", { limit: 100 }], ["list_branches", {}], ["diff_versions", { from: `v${String(VERSIONS).padStart(3, "0")}`, to: "working" }]] as const) {
+    const t: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = performance.now();
+      await call(tool, params);
+      t.push(performance.now() - s);
+    }
+    console.log(`${tool}: median ${ms(median(t))}`);
+  }
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const times: number[] = [];
   for (let n = 0; n < OPENS; n++) {
