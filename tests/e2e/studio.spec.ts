@@ -136,7 +136,7 @@ test("pipeline: start a transfer from the form and download its file", async ({ 
   expect((await request.get("/transfers/..%2F..%2Fetc/file")).status()).toBe(404);
 });
 
-test("builder: run history survives a reload; leaving with unsaved edits asks first", async ({ page }) => {
+test("builder: run history survives a reload, wheel scrolls and Ctrl+wheel zooms, leaving with unsaved edits asks first", async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 720 });
   await page.goto("/recipes/basic-scene-setup");
   await expect(page.getByTestId("start-node")).toBeVisible();
@@ -154,6 +154,19 @@ test("builder: run history survives a reload; leaving with unsaved edits asks fi
   const box = (await page.locator("#inspector").boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(1024);
   await shot(page, "studio-builder-history-1024");
+
+  // The wheel scrolls the canvas; Ctrl + wheel zooms (as n8n).
+  const viewport = () => page.locator(".react-flow__viewport").evaluate((v) => new DOMMatrix(getComputedStyle(v).transform));
+  const canvas = (await page.getByTestId("canvas").boundingBox())!;
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height - 40);
+  const start = await viewport();
+  await page.mouse.wheel(0, 300);
+  await expect.poll(async () => (await viewport()).f).toBeLessThan(start.f - 100);
+  expect((await viewport()).a).toBeCloseTo(start.a, 5);
+  await page.keyboard.down("Control");
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up("Control");
+  await expect.poll(async () => (await viewport()).a).toBeGreaterThan(start.a * 1.05);
 
   // An unsaved edit: the back link, the navigation bar and Back all ask; dismissing stays.
   await page.locator("#r-description").fill("edited, not saved");
