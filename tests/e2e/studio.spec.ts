@@ -84,6 +84,7 @@ test("versions: save two versions, diff them with marked renders, restore and br
 });
 
 test("transactions: commit and roll back from the page; the log shows sources and filters", async ({ page, request }) => {
+  await tool(request, "create_scene", { name: SCENE, app: APP, if_exists: "reuse" });
   await page.goto("/versions");
   await page.getByTestId("tx-name").fill("e2e commit");
   await page.getByTestId("tx-begin").click();
@@ -105,6 +106,7 @@ test("transactions: commit and roll back from the page; the log shows sources an
   expect(names).toContain("TxKept");
   expect(names).not.toContain("TxDropped");
 
+  await tool(request, "set_transform", { target: "TxKept", app: APP, scene: SCENE, position: { x: 0, y: 2, z: 0 } });
   await page.getByTestId("filter-source").selectOption("http");
   await page.getByTestId("filter-tool").fill("set_transform");
   await expect(page.getByTestId("op-row").first()).toContainText("set_transform");
@@ -112,10 +114,18 @@ test("transactions: commit and roll back from the page; the log shows sources an
   await shot(page, "studio-operation-log");
 });
 
-test("pipeline: start a transfer from the form and download its file", async ({ page, request }) => {
+test("home leads to the pipeline; start a transfer from the form and download its file", async ({ page, request }) => {
+  await tool(request, "create_scene", { name: SCENE, app: APP, if_exists: "reuse" });
   await tool(request, "create_gameobject", { name: "ShipCrate", type: "Cube", app: APP, scene: SCENE, if_exists: "replace" });
   await tool(request, "open_scene", { name: SCENE, app: APP });
-  await page.goto("/pipeline");
+  // Home: the dashboard leads a newcomer to the scene, a sample recipe and connecting an app.
+  await page.goto("/");
+  const start = page.getByRole("region", { name: "New here? Three steps" });
+  await expect(start.getByRole("link", { name: "Open the scene" })).toHaveAttribute("href", "/scene");
+  await expect(start.getByRole("link", { name: "Run a sample recipe" })).toHaveAttribute("href", "/recipes/basic-scene-setup");
+  await shot(page, "studio-home");
+  await page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: "Pipeline" }).click();
+  await expect(page).toHaveURL(/\/pipeline$/);
   await expect(page.getByTestId(`app-${APP}`)).toContainText("embedded");
   await page.getByTestId("transfer-source").selectOption(APP);
   await page.getByTestId("transfer-asset").selectOption("ShipCrate");
