@@ -41,7 +41,7 @@ export default async function Home() {
         <ol className="steps">
           <li><div><Link href="/scene" className="button-like primary">Open the scene</Link> <span className="muted">see what Kiln holds in 3D: the objects any client made, with an inspector to change them.</span></div></li>
           <li><div><Link href="/recipes/basic-scene-setup" className="button-like">Run a sample recipe</Link> <span className="muted">open <code>basic-scene-setup</code> in the builder and press ▶ Run; then watch it in <Link href="/versions">Versions</Link>.</span></div></li>
-          <li><div><span className="button-like" aria-hidden="true">Connect an application</span> <span className="muted">run <code>npx kiln blender</code> for a live Blender, or install the add-on (<code>npm run bridge:blender:zip</code>) and paste <code>npx kiln bridge-token</code>; AI clients connect over MCP at <code>{address}/mcp</code>. Connected apps show up under <Link href="/pipeline">Pipeline</Link>.</span></div></li>
+          <li><div><Link href="/pipeline" className="button-like">Connect an application</Link> <span className="muted">run <code>npx kiln blender</code> for a live Blender, or install the add-on (<code>npm run bridge:blender:zip</code>) and paste <code>npx kiln bridge-token</code>; AI clients connect over MCP at <code>{address}/mcp</code>. Connected apps show up under <Link href="/pipeline">Pipeline</Link>.</span></div></li>
         </ol>
       </section>
       <div className="grid">
@@ -60,7 +60,7 @@ export default async function Home() {
             <h3>{app} <span className="muted">({describeConnection(kiln.live.status(app))})</span></h3>
             <dl className="kv">
               {listScenes(state, app).map((s) => (
-                <><dt key={`${s.name}-k`}>{s.name}</dt><dd key={`${s.name}-v`}>{sceneObjects(state, s).length} objects</dd></>
+                <><dt key={`${s.name}-k`}>{s.name}</dt><dd key={`${s.name}-v`}>{plural(sceneObjects(state, s).length, "object")}</dd></>
               ))}
             </dl>
           </section>
@@ -91,6 +91,8 @@ export default async function Home() {
     </main>
   );
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** How an app's scene is held, for people: embedded, or the live application and since when. */
 function describeConnection(s: LiveStatus): string {
