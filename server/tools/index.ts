@@ -12,6 +12,7 @@ import { addModifier, setKeyframe } from "./editor/animation";
 import { getPipelineStatus, importAsset, listTransferableAssetsTool, transferAssetTool } from "./pipeline";
 import { RECIPE_TOOLS } from "./recipes";
 import { getHistory } from "./history";
+import { redo, undo } from "./undo";
 import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
 import {
   createBranch, deleteVersion, diffVersions, listBranches, listVersions, restoreVersion, saveVersion, switchBranch,
@@ -30,6 +31,8 @@ export const TOOLS = [
   listObjects,
   setTransform,
   deleteObject,
+  undo,
+  redo,
   setKeyframe,
   addModifier,
   saveAppFile,

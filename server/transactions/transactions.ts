@@ -48,6 +48,11 @@ export class Transactions {
     return this.open !== null;
   }
 
+  /** The open transaction's id and the last seq before it began (undo stops there), or null. */
+  get openBounds(): { id: string; startSeq: number } | null {
+    return this.open ? { id: this.open.row.id, startSeq: this.open.row.startSeq } : null;
+  }
+
   /** Whether the open transaction asked to roll back on its first failing call. */
   get rollbackOnError(): boolean {
     return !!this.open?.row.rollbackOnError;

@@ -1,0 +1,103 @@
+"use client";
+/**
+ * The scene page: loads the scene with get_scene, keeps it current from GET /events, and lays out
+ * the tree, the WebGL view and the inspector. Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) call undo/redo.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTRPCClient } from "@/app/recipes/_lib/trpc";
+import { useKilnEvents, type StreamEvent } from "@/app/_lib/use-kiln-events";
+import type { AppId } from "@/server/scene/types";
+import { applyRecords, modelFromScene, type SceneModel } from "../_lib/scene-model";
+import { sceneApi } from "../_lib/scene-api";
+import { Inspector } from "./inspector";
+import { ObjectTree } from "./object-tree";
+import { SceneCanvas } from "./scene-canvas";
+
+const APP_LINKS: AppId[] = ["blender", "unity", "godot"];
+
+export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
+  const client = useTRPCClient();
+  const api = useMemo(() => sceneApi(client, app, scene), [client, app, scene]);
+  const [model, setModel] = useState<SceneModel | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const modelRef = useRef(model);
+  modelRef.current = model;
+
+  const reload = useCallback(() => {
+    api.getScene().then((r) => { setModel(modelFromScene(r)); setError(null); }, (e: Error) => setError(e.message));
+  }, [api]);
+  useEffect(reload, [reload]);
+
+  const onEvent = useCallback((e: StreamEvent) => {
+    const m = modelRef.current;
+    if (e.kind === "reset" || e.kind === "branch") return reload();
+    if (e.kind !== "operation" || !m) return;
+    const ours = `${m.app}/${m.scene}`;
+    if (!e.records) {
+      if (e.scenes.includes(ours) || e.app === null || e.app === m.app) reload();
+      return;
+    }
+    const next = applyRecords(m, e.records);
+    if (next !== m) setModel(next);
+  }, [reload]);
+  const stream = useKilnEvents(onEvent, ["operation", "branch"]);
+
+  const run = useCallback(async (what: string, call: () => Promise<unknown>) => {
+    try {
+      await call();
+      setNotice(null);
+    } catch (e) {
+      setNotice(`${what}: ${(e as Error).message}`);
+    }
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey)) return;
+      const target = e.target as HTMLElement;
+      // Inside a text field, Ctrl+Z edits the text.
+      if (target.closest("input, textarea, select")) return;
+      const key = e.key.toLowerCase();
+      if (key === "z" && !e.shiftKey) { e.preventDefault(); void run("Undo", api.undo); }
+      else if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); void run("Redo", api.redo); }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [api, run]);
+
+  const object = model?.objects.find((o) => o.name === selected) ?? null;
+  return (
+    <div className="studio">
+      <header className="studio-bar">
+        <a href="/" className="studio-home">Kiln</a>
+        <nav aria-label="App">
+          {APP_LINKS.map((a) => (
+            <a key={a} href={`/scene?app=${a}`} aria-current={model?.app === a ? "page" : undefined}>{a}</a>
+          ))}
+        </nav>
+        {model && model.scenes.length > 1 && (
+          <label>
+            Scene{" "}
+            <select value={model.scene} onChange={(e) => { window.location.search = `?app=${model.app}&scene=${encodeURIComponent(e.target.value)}`; }}>
+              {model.scenes.map((s) => <option key={s}>{s}</option>)}
+            </select>
+          </label>
+        )}
+        {model && !(model.scenes.length > 1) && <span className="muted">{model.app} / {model.scene}</span>}
+        <span className="spacer" />
+        <button type="button" onClick={() => run("Undo", api.undo)} title="Undo (Ctrl+Z)">Undo</button>
+        <button type="button" onClick={() => run("Redo", api.redo)} title="Redo (Ctrl+Shift+Z)">Redo</button>
+        <span className={`live live-${stream}`} role="status">{stream === "open" ? "live" : stream}</span>
+      </header>
+      {notice && <p className="studio-notice" role="alert">{notice}</p>}
+      {error && <p className="studio-notice" role="alert">Could not load the scene: {error}</p>}
+      <div className="studio-main">
+        <ObjectTree objects={model?.objects ?? []} selected={selected} onSelect={setSelected} />
+        <SceneCanvas model={model} selected={selected} onSelect={setSelected} />
+        <Inspector object={object} model={model} api={api} run={run} />
+      </div>
+    </div>
+  );
+}
