@@ -6,12 +6,12 @@
  */
 import { conflict, invalid, notFound } from "../errors";
 import type { Db } from "../db/client";
-import type { Change, SceneEntity } from "../scene/types";
+import type { Change, SceneEntity, SceneState } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import { BRANCH_NAME, parseVersionId, versionId } from "./ids";
 import { CURRENT_BRANCH_KEY, initialSnapshot } from "./load";
 import type { ObjectStore } from "./object-store";
-import { loadBranchState, snapshotWorking } from "./snapshots";
+import { loadBranchState, loadSnapshot, snapshotWorking } from "./snapshots";
 import { diffTrees, type RecordRef } from "./tree";
 import { describeDiff } from "./diff";
 import { kilnEvents } from "../events/bus";
@@ -286,6 +286,12 @@ export class VersionControl {
         })),
       };
     });
+  }
+
+  /** The whole state of a version, or the working state for "working" (for renders of either side of a diff). */
+  async stateOf(id: string, field = "version_id"): Promise<SceneState> {
+    if (id === "working") return this.ws.state;
+    return loadSnapshot((await this.version(id, field)).root, this.store);
   }
 
   /** Objects, materials and scenes added, removed and changed between two versions (or "working"). */

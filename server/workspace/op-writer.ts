@@ -15,6 +15,8 @@ export interface OperationRow {
   params: string;
   changes: string;
   transactionId: string | null;
+  /** Where the call came from (server/events/source.ts): http, mcp, recipe, live, cli or internal. */
+  source: string | null;
   createdAt: Date;
 }
 
@@ -64,6 +66,6 @@ export class OperationWriter {
  * costs more than the insert itself; Prisma's sql tag keeps it parameterised on both databases.
  */
 function insertRows(rows: OperationRow[]) {
-  const values = rows.map((r) => Prisma.sql`(${r.seq}, ${r.branch}, ${r.kind}, ${r.tool}, ${r.app}, ${r.params}, ${r.changes}, ${r.transactionId}, ${r.createdAt})`);
-  return Prisma.sql`INSERT INTO "Operation" ("seq", "branch", "kind", "tool", "app", "params", "changes", "transactionId", "createdAt") VALUES ${Prisma.join(values)}`;
+  const values = rows.map((r) => Prisma.sql`(${r.seq}, ${r.branch}, ${r.kind}, ${r.tool}, ${r.app}, ${r.params}, ${r.changes}, ${r.transactionId}, ${r.source}, ${r.createdAt})`);
+  return Prisma.sql`INSERT INTO "Operation" ("seq", "branch", "kind", "tool", "app", "params", "changes", "transactionId", "source", "createdAt") VALUES ${Prisma.join(values)}`;
 }

@@ -138,12 +138,13 @@ export class Workspace {
     this.apply(changes);
     for (const c of changes) this.dirty.add(c.id);
     const seq = ++this.lastSeq;
+    // Read now: the write settles outside the caller's async context. A live application's edits
+    // and connection notes are its own, whichever call happened to be in context.
+    const source = kind === "live" || kind === "bridge" ? "live" : currentSource();
     const row: OperationRow = {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
-      transactionId, createdAt: new Date(),
+      transactionId, source, createdAt: new Date(),
     };
-    // Read now: the write settles outside the caller's async context.
-    const source = currentSource();
     const branch = this.branch;
     const written = this.writer.write(row).then(() => {
       this.hooks.afterWrite?.({ seq, kind, tool, changes, transactionId });

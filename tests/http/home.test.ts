@@ -1,6 +1,6 @@
 /**
  * `/` shows people the service's status (address, database, apps and their scenes with object
- * counts) and the tool catalogue grouped by group.
+ * counts), the studio pages, a newcomer's path and the tool catalogue grouped by group.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, startServer, type KilnServer } from "../helpers/server";
@@ -21,6 +21,10 @@ describe("the home page", () => {
     expect(html).toMatch(/blender[\s\S]*Main[\s\S]*2 objects/);
     for (const group of ["Editor", "Version control", "Transactions"]) expect(html).toContain(group);
     for (const tool of ["create_gameobject", "save_version", "begin_transaction"]) expect(html).toContain(`id="${tool}"`);
+    // The shared navigation, and the newcomer's three steps.
+    for (const href of ["/scene", "/versions", "/pipeline", "/recipes"]) expect(html).toContain(`href="${href}"`);
+    expect(html).toMatch(/Open the scene[\s\S]*Run a sample recipe[\s\S]*Connect an application/);
+    expect(html).toContain('href="/recipes/basic-scene-setup"');
   });
 
   it("refuses a foreign Host", async () => {

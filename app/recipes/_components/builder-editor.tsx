@@ -5,6 +5,7 @@
  */
 import { ReactFlowProvider } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useLeaveGuard } from "@/app/_lib/leave-guard";
 import { recipeName, type RecipeDraft } from "../_lib/draft";
 import { START_ID, variableEntries } from "../_lib/graph";
 import type { SaveResult, Validation } from "../_lib/kiln-types";
@@ -23,6 +24,10 @@ import { useShortcuts } from "./use-shortcuts";
 import { useStepCommands } from "./use-step-commands";
 import { useValidation } from "./use-validation";
 import { YamlPanel } from "./yaml-panel";
+import { RunHistory } from "./run-history";
+import { recipeApi } from "../_lib/kiln-api";
+import { readableError } from "../_lib/errors";
+import { useTRPCClient } from "../_lib/trpc";
 
 /** Props of BuilderEditor. */
 export interface BuilderEditorProps {
@@ -45,6 +50,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
   // text the user has actually written.
   const validation = useValidation(snapshot, snapshot.draft.steps.length > 0 || snapshot.draft !== initial || !!initialOrigin, knownValidation);
   const run = useRun();
+  const client = useTRPCClient();
   const { toasts, notify, dismiss } = useToasts();
   const [origin, setOrigin] = useState(initialOrigin);
   const [saved, setSaved] = useState<RecipeDraft | undefined>(initialOrigin ? initial : undefined);
@@ -107,6 +113,18 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
     [dirty, origin, saver, editor, run],
   );
 
+  // Run history: a past run's results go onto the current steps by position.
+  const openRun_ = useCallback((runId: string) => void run.open(runId, editor.current().steps.map((s) => s.uid)), [run, editor]);
+  const runAgain = useCallback(
+    async (runId: string) => {
+      const past = await recipeApi(client).getRun(runId).catch((e) => void notify("error", readableError(e).message));
+      if (!past) return;
+      const scalars = Object.entries(past.variables).filter((e): e is [string, string | number | boolean] => ["string", "number", "boolean"].includes(typeof e[1]));
+      await startRun(Object.fromEntries(scalars));
+    },
+    [client, notify, startRun],
+  );
+
   useShortcuts({
     undo: editor.undo,
     redo: editor.redo,
@@ -134,12 +152,8 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
     return () => clearTimeout(timer);
   }, [yamlOpen]);
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  // Unsaved edits: closing the tab, the back link, the navigation bar and Back all ask first.
+  useLeaveGuard(dirty, "This recipe has unsaved changes. Leave and lose them?");
 
   const errorCount = validation.result && validation.text === snapshot.text ? validation.result.errors.length : validation.result?.errors.length;
   return (
@@ -168,7 +182,8 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
                 <RecipeCanvas draft={draft} issues={validation.index} runs={run.state.runs} selection={editor.selection} onMoveStep={commands.moveTo} layoutToken={layoutToken} reveal={reveal} />
               </ReactFlowProvider>
             </div>
-            <Inspector draft={draft} selection={editor.selection} issues={validation.index} runs={run.state.runs} edit={editor.edit} commands={{ ...commands, pickTool: (uid: string) => setPicker({ mode: "change", uid }) }} />
+            <Inspector draft={draft} selection={editor.selection} issues={validation.index} runs={run.state.runs} edit={editor.edit} commands={{ ...commands, pickTool: (uid: string) => setPicker({ mode: "change", uid }) }}
+              recipeExtra={<RunHistory recipe={origin?.name} shownRunId={run.state.runId} running={run.state.phase === "running"} onOpen={openRun_} onRunAgain={(id) => void runAgain(id)} />} />
             {yamlOpen && (
               <YamlPanel text={brokenText && draft === initial ? brokenText : snapshot.text} issues={validation.result?.errors ?? []} fileName={`${name || "recipe"}.yaml`} current={editor.current} onApply={(d, coalesce) => editor.edit(() => d, coalesce)} onClose={() => setYamlOpen(false)} />
             )}

@@ -4,6 +4,7 @@
  * bulk actions when several are. It also renders the list of `{{ … }}` suggestions every text
  * box offers: the variables, and the earlier steps' results.
  */
+import type { ReactNode } from "react";
 import { stepIdFromName } from "@/server/recipes/schema";
 import { isRecord, stepName, type RecipeDraft } from "../_lib/draft";
 import { START_ID, variableEntries } from "../_lib/graph";
@@ -31,12 +32,14 @@ export interface InspectorProps {
   runs: ReadonlyMap<string, NodeRun>;
   edit(change: (draft: RecipeDraft) => RecipeDraft, coalesce?: string): void;
   commands: StepCommands;
+  /** Shown under the recipe's own fields (the run history). */
+  recipeExtra?: ReactNode;
 }
 
 const idOf = (value: unknown) => (isRecord(value) && typeof value.id === "string" ? value.id : stepIdFromName(stepName(value)));
 
 /** The side panel. */
-export function Inspector({ draft, selection, issues, runs, edit, commands }: InspectorProps) {
+export function Inspector({ draft, selection, issues, runs, edit, commands, recipeExtra }: InspectorProps) {
   const tools = useTools();
   const steps = selection.filter((id) => id !== START_ID);
   const variables = variableEntries(draft);
@@ -46,7 +49,7 @@ export function Inspector({ draft, selection, issues, runs, edit, commands }: In
   const hint = `Reads vars.<name>${variables.length ? ` (${variables.map(([n]) => n).slice(0, 4).join(", ")})` : ""} and steps.<id>.status / .result / .error of earlier steps${earlier.length ? ` (${earlier.slice(-3).join(", ")})` : ""}.`;
   let content;
   if (steps.length === 0) {
-    content = <RecipeInspector fields={draft.fields} variables={variables} issues={issues.recipe} edit={edit} />;
+    content = <><RecipeInspector fields={draft.fields} variables={variables} issues={issues.recipe} edit={edit} />{recipeExtra}</>;
   } else if (steps.length === 1 && index >= 0) {
     const step = draft.steps[index];
     const tool = isRecord(step.value) && typeof step.value.tool === "string" ? tools.get(step.value.tool) : undefined;

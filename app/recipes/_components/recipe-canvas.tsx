@@ -145,6 +145,10 @@ export function RecipeCanvas({ draft, issues, runs, selection, onMoveStep, layou
       deleteKeyCode={null}
       selectionKeyCode="Shift"
       multiSelectionKeyCode={["Control", "Meta"]}
+      // As in n8n: the wheel (or two fingers) scrolls the canvas; Ctrl/Cmd + wheel and pinch zoom.
+      panOnScroll
+      zoomOnPinch
+      zoomActivationKeyCode={["Control", "Meta"]}
       onlyRenderVisibleElements={draft.steps.length > 40}
       fitView
       fitViewOptions={initialFit}

@@ -33,17 +33,9 @@ export function useRun() {
   const alive = useRef(true);
   useEffect(() => () => void (alive.current = false), []);
 
-  const start = useCallback(
-    async (recipe: string, variables: Record<string, string | number | boolean>, uids: string[]) => {
-      const pending = new Map<string, NodeRun>(uids.map((uid, i) => [uid, { status: i === 0 ? "running" : "pending" }]));
-      setState({ phase: "running", runs: pending });
-      let runId: string;
-      try {
-        runId = (await api.start(recipe, variables)).run_id;
-      } catch (e) {
-        if (alive.current) setState({ phase: "error", runs: new Map(), message: readableError(e).message });
-        return;
-      }
+  /** Polls a run until it ends, showing each answer; its steps are matched to `uids` by position. */
+  const follow = useCallback(
+    async (runId: string, uids: string[]) => {
       let failures = 0;
       while (alive.current) {
         try {
@@ -72,6 +64,25 @@ export function useRun() {
     [api],
   );
 
+  const start = useCallback(
+    async (recipe: string, variables: Record<string, string | number | boolean>, uids: string[]) => {
+      const pending = new Map<string, NodeRun>(uids.map((uid, i) => [uid, { status: i === 0 ? "running" : "pending" }]));
+      setState({ phase: "running", runs: pending });
+      let runId: string;
+      try {
+        runId = (await api.start(recipe, variables)).run_id;
+      } catch (e) {
+        if (alive.current) setState({ phase: "error", runs: new Map(), message: readableError(e).message });
+        return;
+      }
+      await follow(runId, uids);
+    },
+    [api, follow],
+  );
+
+  /** Shows a past run's results on the steps (run history); follows it if it is still running. */
+  const open = useCallback((runId: string, uids: string[]) => follow(runId, uids), [follow]);
+
   const clear = useCallback(() => setState(IDLE), []);
-  return { state, start, clear };
+  return { state, start, open, clear };
 }

@@ -72,7 +72,7 @@ async function liveRender(kiln: Kiln, app: AppId, width: number, height: number,
 }
 
 /** PNG with light compression: screenshots are written often and read rarely. */
-function encodePng(width: number, height: number, rgba: Uint8ClampedArray): Buffer {
+export function encodePng(width: number, height: number, rgba: Uint8ClampedArray): Buffer {
   const png = new PNG({ width, height, colorType: 6 });
   png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
   return PNG.sync.write(png, { deflateLevel: 1, filterType: 1 });

@@ -1,0 +1,82 @@
+"use client";
+/**
+ * Before/after renders of one app's scene from the same camera (the "to" side's), drawn by
+ * Kiln's embedded renderer (/versions/<id>/render), with the regions that differ boxed in red.
+ */
+import { useEffect, useRef, useState } from "react";
+import { authHeaders } from "@/app/recipes/_lib/trpc";
+import { changedRegions, type Rect } from "./mark-changes";
+
+const W = 480, H = 270;
+
+async function loadImage(url: string): Promise<ImageBitmap> {
+  const r = await fetch(url, { headers: authHeaders() });
+  if (!r.ok) {
+    const body = await r.json().catch(() => null);
+    throw new Error(body?.error?.message ?? `render failed (${r.status})`);
+  }
+  return createImageBitmap(await r.blob());
+}
+
+function draw(canvas: HTMLCanvasElement, image: ImageBitmap, rects: Rect[]) {
+  const ctx = canvas.getContext("2d")!;
+  ctx.drawImage(image, 0, 0);
+  ctx.strokeStyle = "#ff3b3b";
+  ctx.lineWidth = 2;
+  for (const r of rects) ctx.strokeRect(r.x - 2, r.y - 2, r.w + 4, r.h + 4);
+}
+
+export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to: string; app: string; scene?: string; stamp: number }) {
+  const before = useRef<HTMLCanvasElement>(null);
+  const after = useRef<HTMLCanvasElement>(null);
+  const [state, setState] = useState<({ rects: Rect[]; pixels: number } | { error: string }) & { key: string }>();
+  // Versions never change, so only a side that is the working state renders again on news; a
+  // render under way is not cut off by the next change (one more follows when it ends), so the
+  // pictures keep up with a busy scene instead of starting over for ever.
+  const live = from === "working" || to === "working" ? stamp : 0;
+  const busy = useRef(false);
+  const again = useRef(false);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (busy.current) return void (again.current = true);
+    busy.current = true;
+    const q = (id: string) => `/versions/${id}/render?app=${app}${scene ? `&scene=${encodeURIComponent(scene)}` : ""}&camera=${to}&width=${W}&height=${H}`;
+    Promise.all([loadImage(q(from)), loadImage(q(to))])
+      .then(([a, b]) => {
+        if (!before.current || !after.current) return;
+        const pixels = (img: ImageBitmap) => {
+          const c = new OffscreenCanvas(W, H).getContext("2d")!;
+          c.drawImage(img, 0, 0);
+          return c.getImageData(0, 0, W, H).data;
+        };
+        const found = changedRegions(pixels(a), pixels(b), W, H);
+        draw(before.current, a, found.rects);
+        draw(after.current, b, found.rects);
+        setState({ ...found, key: `${from}:${to}` });
+      })
+      .catch((e: Error) => setState({ error: e.message, key: `${from}:${to}` }))
+      .finally(() => {
+        busy.current = false;
+        if (again.current) {
+          again.current = false;
+          setRound((n) => n + 1);
+        }
+      });
+  }, [from, to, app, scene, live, round]);
+  // A picture of another pair than the one asked for is not shown as its answer.
+  const current = state?.key === `${from}:${to}` ? state : undefined;
+  const marks = current && "rects" in current ? current : undefined;
+  return (
+    <figure className="diff-renders" data-testid={`renders-${app}`} data-changed-pixels={marks?.pixels} data-marks={marks?.rects.length}>
+      <div className="diff-pair">
+        <div><div className="muted small">before · {from}</div><canvas ref={before} width={W} height={H} aria-label={`${app} scene at ${from}`} data-testid="render-before" /></div>
+        <div><div className="muted small">after · {to}</div><canvas ref={after} width={W} height={H} aria-label={`${app} scene at ${to}`} data-testid="render-after" /></div>
+      </div>
+      <figcaption className="muted small">
+        {!current ? "rendering…" : "error" in current ? <span className="field-error">{current.error}</span>
+          : marks!.pixels ? `${app}: ${marks!.rects.length} changed region${marks!.rects.length === 1 ? "" : "s"} boxed in red (${marks!.pixels} pixels), seen from ${to}'s camera`
+          : `${app}: no visible difference from ${to}'s camera`}
+      </figcaption>
+    </figure>
+  );
+}

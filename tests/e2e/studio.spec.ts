@@ -1,0 +1,192 @@
+/**
+ * Acceptance of the studio pages (issue 17, part B): /versions (save two versions, diff with
+ * fields and marked before/after renders, restore, branch, switch, transaction commit and
+ * rollback), /pipeline (start a transfer, download its file), the recipe builder's run history
+ * after a reload and its guard against leaving with unsaved edits. One service for all steps.
+ */
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { shot } from "./helpers";
+
+const APP = "blender";
+const SCENE = "StudioE2E";
+
+async function tool(request: APIRequestContext, name: string, params: Record<string, unknown> = {}) {
+  const r = await request.post(`/tools/${name}`, { data: params });
+  const body = await r.json();
+  expect(body.ok, `${name}: ${JSON.stringify(body.error)}`).toBe(true);
+  return body.result;
+}
+
+async function positionOf(request: APIRequestContext, object: string) {
+  const scene = await tool(request, "get_scene", { app: APP, scene: SCENE });
+  return (scene.objects as { name: string; position: unknown }[]).find((o) => o.name === object)?.position;
+}
+
+async function saveFromPage(page: Page, name: string) {
+  await page.getByTestId("working-row").click();
+  await page.getByTestId("save-name").fill(name);
+  await page.getByTestId("save-version").click();
+  await expect(page.getByTestId("message")).toHaveText(`Saved "${name}"`);
+  return page.getByTestId("version-graph").locator(".graph-row", { hasText: name }).first().getAttribute("data-testid").then((id) => id!.replace("version-", ""));
+}
+
+test("versions: save two versions, diff them with marked renders, restore and branch from the page", async ({ page, request }) => {
+  await tool(request, "create_scene", { name: SCENE, app: APP, if_exists: "reuse" });
+  await tool(request, "create_gameobject", { name: "DiffCube", type: "Cube", app: APP, scene: SCENE, position: { x: -1.5, y: 0, z: 0 } });
+  await page.goto("/versions");
+  await expect(page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: "Versions" })).toHaveAttribute("aria-current", "page");
+  const before = await saveFromPage(page, "e2e before");
+  await tool(request, "set_transform", { target: "DiffCube", app: APP, scene: SCENE, position: { x: 1.5, y: 0, z: 0 } });
+  await expect(page.getByTestId("unsaved")).toBeVisible(); // the page heard of the change without a reload
+  const after = await saveFromPage(page, "e2e after");
+
+  await page.getByTestId(`version-${before}`).click();
+  await page.getByRole("button", { name: "Diff from" }).click();
+  await page.getByTestId(`version-${after}`).click();
+  await page.getByRole("button", { name: "Diff to" }).click();
+  const row = page.getByTestId("diff-DiffCube-position");
+  await expect(row).toContainText("-1.5");
+  await expect(row).toContainText("1.5");
+  const renders = page.getByTestId(`renders-${APP}`);
+  await expect(renders).toHaveAttribute("data-marks", /[1-9]/, { timeout: 20_000 });
+  // The renders differ, and only inside the boxes drawn where the cube was and is.
+  const check = await renders.evaluate((fig) => {
+    const [a, b] = [...fig.querySelectorAll("canvas")].map((c) => (c as HTMLCanvasElement).getContext("2d")!.getImageData(0, 0, c.width, c.height).data);
+    let differ = 0, left = 0, right = 0;
+    for (let i = 0; i < a.length; i += 4) {
+      if (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]) <= 24) continue;
+      differ++;
+      if ((i / 4) % 480 < 240) left++; else right++;
+    }
+    return { differ, left, right, pixels: Number(fig.getAttribute("data-changed-pixels")) };
+  });
+  expect(check.pixels).toBeGreaterThan(200);
+  expect(check.left).toBeGreaterThan(50); // where the cube was
+  expect(check.right).toBeGreaterThan(50); // where it is now
+  await shot(page, "studio-versions-diff");
+
+  page.once("dialog", (d) => void d.accept());
+  await page.getByTestId(`version-${before}`).click();
+  await page.getByTestId("restore").click();
+  await expect(page.getByTestId("message")).toHaveText(`Restored ${before}`);
+  expect(await positionOf(request, "DiffCube")).toMatchObject({ x: -1.5 });
+
+  const branch = `e2e-${Date.now()}`;
+  await page.getByTestId("branch-name").fill(branch);
+  await page.getByTestId("create-branch").click();
+  await expect(page.getByTestId(`branch-${branch}`)).toBeVisible();
+  await page.getByTestId(`switch-${branch}`).click();
+  await expect(page.getByTestId(`branch-${branch}`)).toContainText("current");
+  expect((await tool(request, "list_branches")).current).toBe(branch);
+  await shot(page, "studio-versions-branch");
+  await page.getByTestId("switch-main").click();
+  await expect(page.getByTestId("branch-main")).toContainText("current");
+});
+
+test("transactions: commit and roll back from the page; the log shows sources and filters", async ({ page, request }) => {
+  await tool(request, "create_scene", { name: SCENE, app: APP, if_exists: "reuse" });
+  await page.goto("/versions");
+  await page.getByTestId("tx-name").fill("e2e commit");
+  await page.getByTestId("tx-begin").click();
+  await tool(request, "create_gameobject", { name: "TxKept", type: "Sphere", app: APP, scene: SCENE, if_exists: "replace" });
+  await expect(page.getByTestId("tx-ops")).toContainText("create_gameobject");
+  await shot(page, "studio-transaction-open");
+  await page.getByTestId("tx-commit").click();
+  await expect(page.getByTestId("transaction")).toHaveAttribute("data-status", "none");
+  await expect(page.getByTestId("transaction")).toContainText("committed");
+
+  await page.getByTestId("tx-name").fill("e2e rollback");
+  await page.getByTestId("tx-begin").click();
+  await tool(request, "create_gameobject", { name: "TxDropped", type: "Cube", app: APP, scene: SCENE });
+  await expect(page.getByTestId("tx-ops")).toContainText("create_gameobject");
+  page.once("dialog", (d) => void d.accept());
+  await page.getByTestId("tx-rollback").click();
+  await expect(page.getByTestId("transaction")).toContainText("rolled back");
+  const names = (await tool(request, "list_objects", { app: APP, scene: SCENE })).objects.map((o: { name: string }) => o.name);
+  expect(names).toContain("TxKept");
+  expect(names).not.toContain("TxDropped");
+
+  await tool(request, "set_transform", { target: "TxKept", app: APP, scene: SCENE, position: { x: 0, y: 2, z: 0 } });
+  await page.getByTestId("filter-source").selectOption("http");
+  await page.getByTestId("filter-tool").fill("set_transform");
+  await expect(page.getByTestId("op-row").first()).toContainText("set_transform");
+  for (const text of await page.getByTestId("op-row").allTextContents()) expect(text).toMatch(/set_transform.*http/);
+  await shot(page, "studio-operation-log");
+});
+
+test("home leads to the pipeline; start a transfer from the form and download its file", async ({ page, request }) => {
+  await tool(request, "create_scene", { name: SCENE, app: APP, if_exists: "reuse" });
+  await tool(request, "create_gameobject", { name: "ShipCrate", type: "Cube", app: APP, scene: SCENE, if_exists: "replace" });
+  await tool(request, "open_scene", { name: SCENE, app: APP });
+  // Home: the dashboard leads a newcomer to the scene, a sample recipe and connecting an app.
+  await page.goto("/");
+  const start = page.getByRole("region", { name: "New here? Three steps" });
+  await expect(start.getByRole("link", { name: "Open the scene" })).toHaveAttribute("href", "/scene");
+  await expect(start.getByRole("link", { name: "Run a sample recipe" })).toHaveAttribute("href", "/recipes/basic-scene-setup");
+  await shot(page, "studio-home");
+  await page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: "Pipeline" }).click();
+  await expect(page).toHaveURL(/\/pipeline$/);
+  await expect(page.getByTestId(`app-${APP}`)).toContainText("embedded");
+  await page.getByTestId("transfer-source").selectOption(APP);
+  await page.getByTestId("transfer-asset").selectOption("ShipCrate");
+  await page.getByTestId("transfer-target").selectOption("unity");
+  await page.getByTestId("transfer-format").selectOption("gltf");
+  await page.getByTestId("transfer-start").click();
+  await expect(page.getByTestId("message")).toContainText("ShipCrate → unity as gltf", { timeout: 30_000 });
+  const link = page.getByTestId("transfer-row").filter({ hasText: "ShipCrate" }).first().getByTestId("transfer-download");
+  await expect(link).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  const file = await download.path();
+  const { readFileSync } = await import("node:fs");
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 4).toString()).toBe("glTF"); // a GLB file
+  expect(download.suggestedFilename()).toMatch(/\.glb$/);
+  await shot(page, "studio-pipeline");
+  // Nothing outside the transfer's own file is served.
+  expect((await request.get("/transfers/..%2F..%2Fetc/file")).status()).toBe(404);
+});
+
+test("builder: run history survives a reload, wheel scrolls and Ctrl+wheel zooms, leaving with unsaved edits asks first", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 720 });
+  await page.goto("/recipes/basic-scene-setup");
+  await expect(page.getByTestId("start-node")).toBeVisible();
+  await page.getByRole("button", { name: "▶ Run" }).click();
+  await page.getByTestId("run-confirm").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "succeeded", { timeout: 60_000 });
+
+  await page.reload();
+  await expect(page.getByTestId("start-node")).toBeVisible();
+  const history = page.getByTestId("run-history");
+  await expect(history.getByTestId("run-history-item").first()).toContainText("succeeded");
+  await history.getByTestId("run-open").first().click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "succeeded");
+  // The side panel is wholly in view at 1024 px.
+  const box = (await page.locator("#inspector").boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(1024);
+  await shot(page, "studio-builder-history-1024");
+
+  // The wheel scrolls the canvas; Ctrl + wheel zooms (as n8n).
+  const viewport = () => page.locator(".react-flow__viewport").evaluate((v) => new DOMMatrix(getComputedStyle(v).transform));
+  const canvas = (await page.getByTestId("canvas").boundingBox())!;
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height - 40);
+  const start = await viewport();
+  await page.mouse.wheel(0, 300);
+  await expect.poll(async () => (await viewport()).f).toBeLessThan(start.f - 100);
+  expect((await viewport()).a).toBeCloseTo(start.a, 5);
+  await page.keyboard.down("Control");
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up("Control");
+  await expect.poll(async () => (await viewport()).a).toBeGreaterThan(start.a * 1.05);
+
+  // An unsaved edit: the back link, the navigation bar and Back all ask; dismissing stays.
+  await page.locator("#r-description").fill("edited, not saved");
+  const asked: string[] = [];
+  page.on("dialog", (d) => { asked.push(d.type()); void d.dismiss(); });
+  await page.getByRole("link", { name: "← Recipes" }).click();
+  await page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: "Versions" }).click();
+  await page.goBack();
+  await expect.poll(() => asked.length).toBe(3);
+  expect(asked.every((t) => t === "confirm")).toBe(true);
+  await expect(page).toHaveURL(/\/recipes\/basic-scene-setup$/);
+  await expect(page.locator("#r-description")).toHaveValue("edited, not saved");
+});
