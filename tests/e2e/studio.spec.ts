@@ -88,6 +88,8 @@ test("transactions: commit and roll back from the page; the log shows sources an
   await page.goto("/versions");
   await page.getByTestId("tx-name").fill("e2e commit");
   await page.getByTestId("tx-begin").click();
+  // The page's begin must be in before the test's own call, or that call lands outside it.
+  await expect(page.getByTestId("transaction")).toHaveAttribute("data-status", "open");
   await tool(request, "create_gameobject", { name: "TxKept", type: "Sphere", app: APP, scene: SCENE, if_exists: "replace" });
   await expect(page.getByTestId("tx-ops")).toContainText("create_gameobject");
   await shot(page, "studio-transaction-open");
@@ -97,6 +99,8 @@ test("transactions: commit and roll back from the page; the log shows sources an
 
   await page.getByTestId("tx-name").fill("e2e rollback");
   await page.getByTestId("tx-begin").click();
+  // The page's begin must be in before the test's own call, or that call lands outside it.
+  await expect(page.getByTestId("transaction")).toHaveAttribute("data-status", "open");
   await tool(request, "create_gameobject", { name: "TxDropped", type: "Cube", app: APP, scene: SCENE });
   await expect(page.getByTestId("tx-ops")).toContainText("create_gameobject");
   page.once("dialog", (d) => void d.accept());
