@@ -42,6 +42,8 @@ export class RasterState {
   constructor(
     readonly width: number,
     readonly height: number,
+    /** Samples per output pixel along each axis; width and height are multiples of it. */
+    readonly ss: number,
     depth: Float32Array,
     color: Float32Array,
     readonly lights: PackedLights,
@@ -94,26 +96,30 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   const xA = Math.round(v[a] * iwA * SUB) + 0, yA = Math.round(v[a + 1] * iwA * SUB) + 0;
   let xB = Math.round(v[b] * iwB * SUB) + 0, yB = Math.round(v[b + 1] * iwB * SUB) + 0;
   let xC = Math.round(v[c] * iwC * SUB) + 0, yC = Math.round(v[c + 1] * iwC * SUB) + 0;
-  // Pixel bounding box (pixel x covers sub-pixel centre x*SUB + HALF); NaN coordinates make it empty.
+  // Sample bounding box (sample x covers sub-sample centre x*SUB + HALF); NaN coordinates make it empty.
   const minX = Math.max(0, Math.ceil((Math.min(xA, xB, xC) - HALF) / SUB));
   const maxX = Math.min(width - 1, Math.floor((Math.max(xA, xB, xC) - HALF) / SUB));
   const minY = Math.max(0, Math.ceil((Math.min(yA, yB, yC) - HALF) / SUB));
   const maxY = Math.min(height - 1, Math.floor((Math.max(yA, yB, yC) - HALF) / SUB));
   if (!(minX <= maxX && minY <= maxY)) return;
+  // The same box in output pixels (ss x ss samples each); the loops below walk pixels.
+  const ss = st.ss;
+  const pminX = Math.floor(minX / ss), pmaxX = Math.floor(maxX / ss);
+  const pminY = Math.floor(minY / ss), pmaxY = Math.floor(maxY / ss);
 
-  // Edge functions at the first sample: r0 (weight of A) from edge B->C, r1 from C->A,
-  // r2 from A->B; A_i / B_i are their x / y gradients. Their sum is twice the signed
+  // Edge functions at the first sample of pixel (pminX, pminY): r0 (weight of A) from edge B->C,
+  // r1 from C->A, r2 from A->B; A_i / B_i are their x / y gradients. Their sum is twice the signed
   // area; a negative winding is fixed by swapping B and C and redoing the setup.
-  const px0 = minX * SUB + HALF;
-  const py = minY * SUB + HALF;
+  const sx00 = pminX * ss * SUB + HALF;
+  const sy00 = pminY * ss * SUB + HALF;
   let A0 = 0, B0 = 0, A1 = 0, B1 = 0, A2 = 0, B2 = 0, r0 = 0, r1 = 0, r2 = 0, area = 0;
   for (let pass = 0; ; pass++) {
     A0 = yB - yC; B0 = xC - xB;
     A1 = yC - yA; B1 = xA - xC;
     A2 = yA - yB; B2 = xB - xA;
-    r0 = A0 * (px0 - xB) + B0 * (py - yB);
-    r1 = A1 * (px0 - xC) + B1 * (py - yC);
-    r2 = A2 * (px0 - xA) + B2 * (py - yA);
+    r0 = A0 * (sx00 - xB) + B0 * (sy00 - yB);
+    r1 = A1 * (sx00 - xC) + B1 * (sy00 - yC);
+    r2 = A2 * (sx00 - xA) + B2 * (sy00 - yA);
     area = r0 + r1 + r2;
     if (area > 0) break;
     if (!(area < 0) || pass > 0) return; // zero area or NaN
@@ -127,15 +133,23 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   const t0 = B0 > 0 && A0 === 0 ? 0 : A0 > 0 ? 0 : 0.5; // edge dy = -A, dx = B
   const t1 = B1 > 0 && A1 === 0 ? 0 : A1 > 0 ? 0 : 0.5;
   const t2 = B2 > 0 && A2 === 0 ? 0 : A2 > 0 ? 0 : 0.5;
+  // Steps per sample (s*) and per pixel (p*).
   const sx0 = A0 * SUB, sx1 = A1 * SUB, sx2 = A2 * SUB;
-  // Reciprocal x-steps for narrowing each row to the triangle's span (unused when 0).
-  const k0 = sx0 !== 0 ? 1 / sx0 : 0, k1 = sx1 !== 0 ? 1 / sx1 : 0, k2 = sx2 !== 0 ? 1 / sx2 : 0;
   const sy0 = B0 * SUB, sy1 = B1 * SUB, sy2 = B2 * SUB;
+  const px0s = sx0 * ss, px1s = sx1 * ss, px2s = sx2 * ss;
+  const py0s = sy0 * ss, py1s = sy1 * ss, py2s = sy2 * ss;
+  // Reciprocal pixel x-steps for narrowing each pixel row to the triangle's span (unused when 0).
+  const k0 = px0s !== 0 ? 1 / px0s : 0, k1 = px1s !== 0 ? 1 / px1s : 0, k2 = px2s !== 0 ? 1 / px2s : 0;
+  // Within a pixel row an edge's bound is loosest at its first or last sample row (and column).
+  const last = ss - 1;
+  const e0lo = Math.min(0, sy0 * last) + Math.min(0, sx0 * last), e0hi = Math.max(0, sy0 * last) + Math.max(0, sx0 * last);
+  const e1lo = Math.min(0, sy1 * last) + Math.min(0, sx1 * last), e1hi = Math.max(0, sy1 * last) + Math.max(0, sx1 * last);
+  const e2lo = Math.min(0, sy2 * last) + Math.min(0, sx2 * last), e2hi = Math.max(0, sy2 * last) + Math.max(0, sx2 * last);
 
   // Barycentric (w_i / area) times 1/W_i, so sum = interpolated 1/W.
   const invArea = 1 / area;
   const q0 = iwA * invArea, q1 = iwB * invArea, q2 = iwC * invArea;
-  // Vertex attributes; perspective-correct weights are applied per pixel.
+  // Vertex attributes; perspective-correct weights are applied where the pixel is shaded.
   const P = st.params;
   const flip = P[5];
   const nAx = v[a + 6] * flip, nAy = v[a + 7] * flip, nAz = v[a + 8] * flip;
@@ -145,46 +159,64 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   const pBx = v[b + 3], pBy = v[b + 4], pBz = v[b + 5];
   const pCx = v[c + 3], pCy = v[c + 4], pCz = v[c + 5];
   const fnx = P[6], fny = P[7], fnz = P[8];
-  const depth = st.depth;
+  const depth = st.depth, color = st.color;
 
-  for (let y = minY; y <= maxY; y++, r0 += sy0, r1 += sy1, r2 += sy2) {
-    // Narrow the row to the span where all three edges can be inside (conservative by
-    // one pixel each side; the exact test below decides; horizontal edges need no narrowing).
-    let xs = minX, xe = maxX;
-    if (A0 > 0) xs = Math.max(xs, minX + Math.ceil((t0 - r0) * k0) - 1);
-    else if (A0 < 0) xe = Math.min(xe, minX + Math.floor((t0 - r0) * k0) + 1);
-    if (A1 > 0) xs = Math.max(xs, minX + Math.ceil((t1 - r1) * k1) - 1);
-    else if (A1 < 0) xe = Math.min(xe, minX + Math.floor((t1 - r1) * k1) + 1);
-    if (A2 > 0) xs = Math.max(xs, minX + Math.ceil((t2 - r2) * k2) - 1);
-    else if (A2 < 0) xe = Math.min(xe, minX + Math.floor((t2 - r2) * k2) + 1);
+  for (let y = pminY; y <= pmaxY; y++, r0 += py0s, r1 += py1s, r2 += py2s) {
+    // Narrow the pixel row to where all three edges can be inside some sample (conservative by one
+    // pixel each side; the exact per-sample test below decides; horizontal edges need no narrowing).
+    let xs = pminX, xe = pmaxX;
+    if (A0 > 0) xs = Math.max(xs, pminX + Math.ceil((t0 - r0 - e0hi) * k0) - 1);
+    else if (A0 < 0) xe = Math.min(xe, pminX + Math.floor((t0 - r0 - e0hi) * k0) + 1);
+    if (A1 > 0) xs = Math.max(xs, pminX + Math.ceil((t1 - r1 - e1hi) * k1) - 1);
+    else if (A1 < 0) xe = Math.min(xe, pminX + Math.floor((t1 - r1 - e1hi) * k1) + 1);
+    if (A2 > 0) xs = Math.max(xs, pminX + Math.ceil((t2 - r2 - e2hi) * k2) - 1);
+    else if (A2 < 0) xe = Math.min(xe, pminX + Math.floor((t2 - r2 - e2hi) * k2) + 1);
     if (xs > xe) continue;
-    const dx = xs - minX;
-    let w0 = r0 + sx0 * dx, w1 = r1 + sx1 * dx, w2 = r2 + sx2 * dx;
-    let idx = y * width + xs;
-    for (let x = xs; x <= xe; x++, idx++, w0 += sx0, w1 += sx1, w2 += sx2) {
-      if (w0 < t0 || w1 < t1 || w2 < t2) continue;
-      const e0 = w0 * q0, e1 = w1 * q1, e2 = w2 * q2;
-      const iw = e0 + e1 + e2;
-      if (!(iw > depth[idx])) continue;
-      depth[idx] = iw;
-
-      // Perspective-correct barycentrics.
-      const k = 1 / iw;
-      const b0 = e0 * k, b1 = e1 * k, b2 = e2 * k;
-      let nx = b0 * nAx + b1 * nBx + b2 * nCx;
-      let ny = b0 * nAy + b1 * nBy + b2 * nCy;
-      let nz = b0 * nAz + b1 * nBz + b2 * nCz;
-      const n2 = nx * nx + ny * ny + nz * nz;
-      if (n2 > 1e-24) {
-        const inv = 1 / Math.sqrt(n2);
-        nx *= inv; ny *= inv; nz *= inv;
-      } else {
-        nx = fnx; ny = fny; nz = fnz;
+    const dx = xs - pminX;
+    let w0 = r0 + px0s * dx, w1 = r1 + px1s * dx, w2 = r2 + px2s * dx;
+    const rowBase = y * ss * width;
+    for (let x = xs; x <= xe; x++, w0 += px0s, w1 += px1s, w2 += px2s) {
+      // Whole pixel outside one edge: skip without touching its samples.
+      if (w0 + e0hi < t0 || w1 + e1hi < t1 || w2 + e2hi < t2) continue;
+      // Multisampling: coverage and depth per sample, shading once per pixel and triangle, at the
+      // first sample that passes (inside the triangle, so attributes never extrapolate); the
+      // other passing samples copy its colour.
+      let shaded = -1;
+      const full = w0 + e0lo >= t0 && w1 + e1lo >= t1 && w2 + e2lo >= t2;
+      for (let j = 0; j < ss; j++) {
+        let idx = rowBase + j * width + x * ss;
+        let u0 = w0 + sy0 * j, u1 = w1 + sy1 * j, u2 = w2 + sy2 * j;
+        for (let i = 0; i < ss; i++, idx++, u0 += sx0, u1 += sx1, u2 += sx2) {
+          if (!full && (u0 < t0 || u1 < t1 || u2 < t2)) continue;
+          const e0 = u0 * q0, e1 = u1 * q1, e2 = u2 * q2;
+          const iw = e0 + e1 + e2;
+          if (!(iw > depth[idx])) continue;
+          depth[idx] = iw;
+          if (shaded >= 0) {
+            const o = idx * 3, so = shaded * 3;
+            color[o] = color[so]; color[o + 1] = color[so + 1]; color[o + 2] = color[so + 2];
+            continue;
+          }
+          shaded = idx;
+          // Perspective-correct barycentrics.
+          const k = 1 / iw;
+          const b0 = e0 * k, b1 = e1 * k, b2 = e2 * k;
+          let nx = b0 * nAx + b1 * nBx + b2 * nCx;
+          let ny = b0 * nAy + b1 * nBy + b2 * nCy;
+          let nz = b0 * nAz + b1 * nBz + b2 * nCz;
+          const n2 = nx * nx + ny * ny + nz * nz;
+          if (n2 > 1e-24) {
+            const inv = 1 / Math.sqrt(n2);
+            nx *= inv; ny *= inv; nz *= inv;
+          } else {
+            nx = fnx; ny = fny; nz = fnz;
+          }
+          const px = b0 * pAx + b1 * pBx + b2 * pCx;
+          const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
+          const pz = b0 * pAz + b1 * pBz + b2 * pCz;
+          shade(st, idx, nx, ny, nz, px, py3, pz);
+        }
       }
-      const px = b0 * pAx + b1 * pBx + b2 * pCx;
-      const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
-      const pz = b0 * pAz + b1 * pBz + b2 * pCz;
-      shade(st, idx, nx, ny, nz, px, py3, pz);
     }
   }
 }

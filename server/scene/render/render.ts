@@ -32,7 +32,7 @@ export const MAX_SAMPLES = 4096 * 4096;
 // the next frame deoptimises and re-JITs (~+50% frame time). One tiny long-lived
 // instance of each keeps the maps, and the optimised code, valid across frames.
 const MAP_ANCHORS = [
-  new RasterState(1, 1, new Float32Array(1), new Float32Array(3), packLights([]), packSky(DEFAULT_SKY, 1, []), []),
+  new RasterState(1, 1, 1, new Float32Array(1), new Float32Array(3), packLights([]), packSky(DEFAULT_SKY, 1, []), []),
   new GeometryScratch(1, 1, DEFAULT_NEAR),
   setupView({ eye: [0, 0, 0], forward: [0, 0, -1], up: [0, 1, 0], fovYDeg: 50 }, 1, 1),
 ];
@@ -69,7 +69,7 @@ export function renderScene(input: RenderInput): RenderOutput {
   const clearDepth = Number.isFinite(view.far) ? Math.fround(1 / view.far) : 0; // as stored in the Float32Array
   const depth = new Float32Array(n);
   if (clearDepth !== 0) depth.fill(clearDepth);
-  const st = new RasterState(sw, sh, depth, new Float32Array(n * 3), lights, sky, shadows);
+  const st = new RasterState(sw, sh, ss, depth, new Float32Array(n * 3), lights, sky, shadows);
   st.setScene(view.eye[0], view.eye[1], view.eye[2], exposure, ambient);
 
   const scratch = new GeometryScratch(sw, sh, view.near);
