@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, type KilnServer } from "../helpers/server";
 import { expect } from "vitest";
-import { close, until } from "./live";
+import { close, mul, trsParts, until, worldMatrices, type M } from "./live";
 
 export const GODOT_DRIVER = path.join(ROOT, "tests/interop/godot/driver.gd");
 export const GODOT_DUMP = path.join(ROOT, "bridges/godot/dump_scene.gd");
@@ -136,38 +136,14 @@ export function expectSameGodotScene(scene: any, view: any, classes: Record<stri
 
 
 type V = { x: number; y: number; z: number };
-type M = number[];
-
-const mul = (a: M, b: M): M => {
-  const out = new Array(16).fill(0);
-  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) for (let k = 0; k < 4; k++) out[r * 4 + c] += a[r * 4 + k] * b[k * 4 + c];
-  return out;
-};
 
 /** Godot's local matrix: translation · rotation (Euler YXZ: Ry·Rx·Rz) · scale. */
 export function godotLocal(p: V, rDeg: V, s: V): M {
-  const [x, y, z] = [rDeg.x, rDeg.y, rDeg.z].map((d) => (d * Math.PI) / 180);
-  const rx: M = [1, 0, 0, 0, 0, Math.cos(x), -Math.sin(x), 0, 0, Math.sin(x), Math.cos(x), 0, 0, 0, 0, 1];
-  const ry: M = [Math.cos(y), 0, Math.sin(y), 0, 0, 1, 0, 0, -Math.sin(y), 0, Math.cos(y), 0, 0, 0, 0, 1];
-  const rz: M = [Math.cos(z), -Math.sin(z), 0, 0, Math.sin(z), Math.cos(z), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const t: M = [1, 0, 0, p.x, 0, 1, 0, p.y, 0, 0, 1, p.z, 0, 0, 0, 1];
-  const sc: M = [s.x, 0, 0, 0, 0, s.y, 0, 0, 0, 0, s.z, 0, 0, 0, 0, 1];
+  const { t, rx, ry, rz, sc } = trsParts(p, rDeg, s);
   return mul(t, mul(mul(ry, mul(rx, rz)), sc));
 }
 
 /** World matrices of get_scene's objects by name (Godot conventions). */
 export function godotWorlds(objects: { name: string; parent: string | null; position: V; rotation: V; scale: V }[]): Map<string, M> {
-  const byName = new Map(objects.map((o) => [o.name, o]));
-  const out = new Map<string, M>();
-  const world = (name: string): M => {
-    const known = out.get(name);
-    if (known) return known;
-    const o = byName.get(name)!;
-    const local = godotLocal(o.position, o.rotation, o.scale);
-    const m = o.parent ? mul(world(o.parent), local) : local;
-    out.set(name, m);
-    return m;
-  };
-  for (const o of objects) world(o.name);
-  return out;
+  return worldMatrices(objects, godotLocal);
 }

@@ -85,35 +85,42 @@ export async function blenderConnection(kiln: KilnServer): Promise<string> {
 }
 
 type V = { x: number; y: number; z: number };
-type M = number[]; // 4x4 row-major
+export type M = number[]; // 4x4 row-major
 
-const mul = (a: M, b: M): M => {
+export const mul = (a: M, b: M): M => {
   const out = new Array(16).fill(0);
   for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) for (let k = 0; k < 4; k++) out[r * 4 + c] += a[r * 4 + k] * b[k * 4 + c];
   return out;
 };
 
+/** The parts of a local matrix: translation, rotations about X, Y and Z (degrees), scale. */
+export function trsParts(p: V, rDeg: V, s: V): { t: M; rx: M; ry: M; rz: M; sc: M } {
+  const [x, y, z] = [rDeg.x, rDeg.y, rDeg.z].map((d) => (d * Math.PI) / 180);
+  return {
+    t: [1, 0, 0, p.x, 0, 1, 0, p.y, 0, 0, 1, p.z, 0, 0, 0, 1],
+    rx: [1, 0, 0, 0, 0, Math.cos(x), -Math.sin(x), 0, 0, Math.sin(x), Math.cos(x), 0, 0, 0, 0, 1],
+    ry: [Math.cos(y), 0, Math.sin(y), 0, 0, 1, 0, 0, -Math.sin(y), 0, Math.cos(y), 0, 0, 0, 0, 1],
+    rz: [Math.cos(z), -Math.sin(z), 0, 0, Math.sin(z), Math.cos(z), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+    sc: [s.x, 0, 0, 0, 0, s.y, 0, 0, 0, 0, s.z, 0, 0, 0, 0, 1],
+  };
+}
+
 /** Blender's local matrix: translation · rotation (Euler XYZ: X first, so Rz·Ry·Rx) · scale. */
 export function localMatrix(p: V, rDeg: V, s: V): M {
-  const [x, y, z] = [rDeg.x, rDeg.y, rDeg.z].map((d) => (d * Math.PI) / 180);
-  const rx: M = [1, 0, 0, 0, 0, Math.cos(x), -Math.sin(x), 0, 0, Math.sin(x), Math.cos(x), 0, 0, 0, 0, 1];
-  const ry: M = [Math.cos(y), 0, Math.sin(y), 0, 0, 1, 0, 0, -Math.sin(y), 0, Math.cos(y), 0, 0, 0, 0, 1];
-  const rz: M = [Math.cos(z), -Math.sin(z), 0, 0, Math.sin(z), Math.cos(z), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const t: M = [1, 0, 0, p.x, 0, 1, 0, p.y, 0, 0, 1, p.z, 0, 0, 0, 1];
-  const sc: M = [s.x, 0, 0, 0, 0, s.y, 0, 0, 0, 0, s.z, 0, 0, 0, 0, 1];
+  const { t, rx, ry, rz, sc } = trsParts(p, rDeg, s);
   return mul(t, mul(mul(rz, mul(ry, rx)), sc));
 }
 
-/** World matrices of get_scene's objects by name (parents first). */
-export function worldMatrices(objects: { name: string; parent: string | null; position: V; rotation: V; scale: V }[]): Map<string, M> {
+/** World matrices of get_scene's objects by name (parents first), with an app's local matrix. */
+export function worldMatrices(objects: { name: string; parent: string | null; position: V; rotation: V; scale: V }[], local = localMatrix): Map<string, M> {
   const byName = new Map(objects.map((o) => [o.name, o]));
   const out = new Map<string, M>();
   const world = (name: string): M => {
     const known = out.get(name);
     if (known) return known;
     const o = byName.get(name)!;
-    const local = localMatrix(o.position, o.rotation, o.scale);
-    const m = o.parent ? mul(world(o.parent), local) : local;
+    const own = local(o.position, o.rotation, o.scale);
+    const m = o.parent ? mul(world(o.parent), own) : own;
     out.set(name, m);
     return m;
   };
