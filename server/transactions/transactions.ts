@@ -13,6 +13,7 @@ import { invertChanges, squashChanges } from "../scene/changes";
 import type { Change } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import { kilnEvents } from "../events/bus";
+import { readChanges } from "../workspace/op-blobs";
 
 type Row = Awaited<ReturnType<Db["transaction"]["findFirstOrThrow"]>>;
 
@@ -37,8 +38,8 @@ export class Transactions {
     const t = new Transactions(db, ws);
     const open = await db.transaction.findFirst({ where: { status: "open" } });
     if (open) {
-      const ops = await db.operation.findMany({ where: { transactionId: open.id }, orderBy: { seq: "asc" }, select: { changes: true, tool: true } });
-      t.open = { row: open, changes: ops.flatMap((o) => JSON.parse(o.changes) as Change[]), operations: ops.length, tools: ops.map((o) => o.tool) };
+      const ops = await db.operation.findMany({ where: { transactionId: open.id }, orderBy: { seq: "asc" }, select: { seq: true, changes: true, blobParts: true, tool: true } });
+      t.open = { row: open, changes: (await readChanges(db, ops)).flat(), operations: ops.length, tools: ops.map((o) => o.tool) };
     }
     t.last = await db.transaction.findFirst({ where: { status: { not: "open" } }, orderBy: { endedAt: "desc" } });
     return t;

@@ -5,6 +5,7 @@
 import type { Db } from "../db/client";
 import { initialState } from "../scene/state";
 import { Workspace } from "../workspace/workspace";
+import { sweepBlobs } from "../workspace/op-blobs";
 import type { ObjectStore } from "./object-store";
 import { loadBranchState } from "./snapshots";
 import { EMPTY_ROOT, updateTree, type StoredObject } from "./tree";
@@ -22,6 +23,8 @@ export function initialSnapshot(store: ObjectStore): { root: string; created: St
 
 /** Loads (or, for a new project, creates) the working state of the current branch. */
 export async function openWorkspace(db: Db, store: ObjectStore): Promise<Workspace> {
+  // Blob parts of an operation whose row a crash never wrote: their seq would be reused.
+  await sweepBlobs(db);
   // Packs a crashed save wrote ahead of its transaction; never worth failing the start for.
   await store.sweep().catch((e) => console.error(`kiln: could not remove unreferenced snapshot objects (${(e as Error).message.split("\n").pop()})`));
   const branchName = (await db.setting.findUnique({ where: { key: CURRENT_BRANCH_KEY } }))?.value ?? DEFAULT_BRANCH;

@@ -8,6 +8,7 @@ import type { SceneEntity } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
 import { recordText, treeEntries, updateTree, updateTreeInSlices, type StoredObject } from "./tree";
+import { readChanges } from "../workspace/op-blobs";
 
 /** How long hashing runs before it lets other work in (a big save must not stall other clients). */
 const SLICE_MS = 8;
@@ -67,9 +68,8 @@ export async function loadSnapshot(root: string, store: ObjectStore): Promise<In
 export async function loadBranchState(ws: { db: Workspace["database"] }, store: ObjectStore, branch: string, workRoot: string, workSeq: number) {
   const state = await loadSnapshot(workRoot, store);
   const dirty = new Set<string>();
-  const ops = await ws.db.operation.findMany({ where: { branch, seq: { gt: workSeq } }, orderBy: { seq: "asc" }, select: { changes: true } });
-  for (const o of ops) {
-    const changes = JSON.parse(o.changes);
+  const ops = await ws.db.operation.findMany({ where: { branch, seq: { gt: workSeq } }, orderBy: { seq: "asc" }, select: { seq: true, changes: true, blobParts: true } });
+  for (const changes of await readChanges(ws.db, ops)) {
     applyChanges(state, changes);
     for (const c of changes) dirty.add(c.id);
   }

@@ -5,6 +5,7 @@
  */
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
+import { blobParts } from "./op-blobs";
 
 export interface OperationRow {
   seq: number;
@@ -14,6 +15,8 @@ export interface OperationRow {
   app: string | null;
   params: string;
   changes: string;
+  /** Long strings pulled out of `changes` (./op-blobs.ts), written as OperationBlob parts first. */
+  blob: string[] | null;
   transactionId: string | null;
   /** Where the call came from (server/events/source.ts): http, mcp, recipe, live, cli or internal. */
   source: string | null;
@@ -48,7 +51,9 @@ export class OperationWriter {
     while (this.queue.length) {
       const batch = this.queue.splice(0, 500);
       try {
-        await this.db.$executeRaw(insertRows(batch.map((p) => p.row)));
+        const parts = new Map<number, number>();
+        for (const p of batch) if (p.row.blob) parts.set(p.row.seq, await this.writeBlob(p.row.seq, p.row.blob));
+        await this.db.$executeRaw(insertRows(batch.map((p) => p.row), parts));
         for (const p of batch) p.resolve();
       } catch (e) {
         // Later operations were planned on top of the failed ones: revert and fail them all.
@@ -59,13 +64,30 @@ export class OperationWriter {
     }
     this.running = null;
   }
+
+  /**
+   * Writes a row's blob ahead of it, one statement per part, so that the service answers other
+   * requests in between. Parts left by a failed write of the same seq are replaced; a crash before
+   * the row is written leaves parts that the next start sweeps (sweepBlobs).
+   */
+  private async writeBlob(seq: number, blob: string[]): Promise<number> {
+    await this.db.$executeRaw`DELETE FROM "OperationBlob" WHERE "seq" = ${seq}`;
+    const parts = blobParts(blob);
+    for (let i = 0; i < parts.length; i++) {
+      await this.db.$executeRaw`INSERT INTO "OperationBlob" ("seq", "part", "data") VALUES (${seq}, ${i}, ${parts[i]})`;
+      // SQLite's driver is synchronous and resolves in a microtask: without a macrotask turn here,
+      // the parts would run back to back and requests would wait for all of them.
+      await new Promise((r) => setImmediate(r));
+    }
+    return parts.length;
+  }
 }
 
 /**
  * One multi-row INSERT. Raw SQL because this is the hottest write in Kiln and the query builder
  * costs more than the insert itself; Prisma's sql tag keeps it parameterised on both databases.
  */
-function insertRows(rows: OperationRow[]) {
-  const values = rows.map((r) => Prisma.sql`(${r.seq}, ${r.branch}, ${r.kind}, ${r.tool}, ${r.app}, ${r.params}, ${r.changes}, ${r.transactionId}, ${r.source}, ${r.createdAt})`);
-  return Prisma.sql`INSERT INTO "Operation" ("seq", "branch", "kind", "tool", "app", "params", "changes", "transactionId", "source", "createdAt") VALUES ${Prisma.join(values)}`;
+function insertRows(rows: OperationRow[], blobParts: Map<number, number>) {
+  const values = rows.map((r) => Prisma.sql`(${r.seq}, ${r.branch}, ${r.kind}, ${r.tool}, ${r.app}, ${r.params}, ${r.changes}, ${r.transactionId}, ${r.source}, ${blobParts.get(r.seq) ?? null}, ${r.createdAt})`);
+  return Prisma.sql`INSERT INTO "Operation" ("seq", "branch", "kind", "tool", "app", "params", "changes", "transactionId", "source", "blobParts", "createdAt") VALUES ${Prisma.join(values)}`;
 }

@@ -11,6 +11,7 @@ import type { Change } from "../scene/types";
 import type { Transactions } from "../transactions/transactions";
 import { replayStacks, type LogEntry, type Stacks } from "./undo-stack";
 import type { Workspace } from "./workspace";
+import { readChanges } from "./op-blobs";
 
 /** How far back undo looks: the branch's last this many log entries. */
 export const UNDO_WINDOW = 10_000;
@@ -41,8 +42,8 @@ async function stacks(deps: UndoDeps): Promise<Stacks> {
 }
 
 async function changesOf(db: Db, seqs: number[]): Promise<Change[]> {
-  const rows = await db.operation.findMany({ where: { seq: { in: seqs } }, orderBy: { seq: "asc" }, select: { changes: true } });
-  return rows.flatMap((r) => JSON.parse(r.changes) as Change[]);
+  const rows = await db.operation.findMany({ where: { seq: { in: seqs } }, orderBy: { seq: "asc" }, select: { seq: true, changes: true, blobParts: true } });
+  return (await readChanges(db, rows)).flat();
 }
 
 async function toolsOf(db: Db, seqs: number[]): Promise<string[]> {

@@ -12,6 +12,7 @@ import { applyChanges, invertChanges } from "../scene/changes";
 import type { AppId, Change, Operation, SceneEntity, SceneState } from "../scene/types";
 import type { Db } from "../db/client";
 import { OperationWriter, type OperationRow } from "./op-writer";
+import { joinChanges, splitChanges } from "./op-blobs";
 import { kilnEvents } from "../events/bus";
 import { operationEvent } from "../events/operation-event";
 import { currentSource } from "../events/source";
@@ -141,8 +142,9 @@ export class Workspace {
     // Read now: the write settles outside the caller's async context. A live application's edits
     // and connection notes are its own, whichever call happened to be in context.
     const source = kind === "live" || kind === "bridge" ? "live" : currentSource();
+    const stored = splitChanges(changes);
     const row: OperationRow = {
-      seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: JSON.stringify(changes),
+      seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: stored.text, blob: stored.blob,
       transactionId, source, createdAt: new Date(),
     };
     const branch = this.branch;
@@ -189,7 +191,8 @@ export class Workspace {
   /** Undoes operations whose log write failed, newest first. */
   private revert(rows: OperationRow[]): void {
     for (let i = rows.length - 1; i >= 0; i--) {
-      const undo = invertChanges(JSON.parse(rows[i].changes));
+      const { changes, blob } = rows[i];
+      const undo = invertChanges(blob ? joinChanges(changes, blob.join("")) : JSON.parse(changes));
       this.apply(undo);
       this.hooks.reverted?.(undo);
     }
