@@ -7,7 +7,8 @@ import { applyOperation } from "../scene/apply";
 import { applyChanges } from "../scene/changes";
 import { initialState } from "../scene/state";
 import type { AppId, SceneEntity } from "../scene/types";
-import { exportAsset } from "./export-scene";
+import { findAsset } from "./assets";
+import { exportAsset, exportFound, exportInputs } from "./export-scene";
 import { decode, encode, type InterchangeScene } from "./formats";
 import { ASSETS, readAsset } from "../../tests/fixtures/assets/read";
 import { planImport } from "./import-scene";
@@ -72,5 +73,24 @@ describe("real assets through Kiln's scenes (Blender → Unity → Blender, glTF
     expect(textures(dst).sort()).toEqual(textures(src).sort());
     const weightKeys = (s: InterchangeScene) => s.animations.filter((x) => x.weights).map((x) => [s.nodes[x.node].name, x.times, x.weights]);
     expect(weightKeys(dst)).toEqual(weightKeys(src));
+  });
+});
+
+// A transfer exports in a worker from exportInputs' records only: that must be the same export.
+describe("exportInputs", () => {
+  it.each(ASSETS)("%s exports the same from its inputs alone, under a parent", async (name) => {
+    const state = new Map(initialState()) as State;
+    const root = importInto(state, "blender", (await readAsset(name)).scene, name).result.roots[0];
+    for (const params of [{ name: "Holder", type: "Empty", position: { x: 2 }, rotation: { z: 30 } }, { name: "Other", type: "Cube" }]) {
+      applyChanges(state, applyOperation(state, { tool: "create_gameobject", app: "blender", params }).changes);
+    }
+    const top = findAsset(state, "blender", root).root;
+    state.set(top.id, { ...top, parent: "Holder" }); // no tool re-parents; the record says it all
+    const asset = findAsset(state, "blender", root);
+    const inputs = exportInputs(state, asset);
+    expect(inputs.records.size).toBeLessThan(state.size);
+    expect(inputs.asset.sceneObjects.map((o) => o.name)).toEqual(["Holder", ...asset.objects.map((o) => o.name)]);
+    const options = { applyModifiers: true, includeAnimations: true };
+    expect(structuredClone(exportFound(inputs.records, inputs.asset, options))).toEqual(structuredClone(exportFound(state, asset, options)));
   });
 });

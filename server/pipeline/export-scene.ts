@@ -12,7 +12,7 @@ import { Matrix4, Quaternion, Vector3 } from "three";
 import type { InterchangeAnimation, InterchangeLight, InterchangeMaterial, InterchangeMesh, InterchangeNode, InterchangeScene, InterchangeTexture } from "./formats";
 import { meshVertexDataOf, type MeshVertexData } from "../scene/mesh-data";
 import { composeTransform } from "../scene/math";
-import type { AppId, Keyframe, LightProps, MaterialRecord, MeshRecord, ObjectRecord, SceneState, Vec3 } from "../scene/types";
+import type { AppId, Keyframe, LightProps, MaterialRecord, MeshRecord, ObjectRecord, SceneEntity, SceneState, Vec3 } from "../scene/types";
 import { TEXTURE_SLOTS, ids } from "../scene/types";
 import { worldMatrices } from "../scene/world";
 import { findAsset, objectGeometry, type Asset } from "./assets";
@@ -86,6 +86,37 @@ function canonicalMesh(app: AppId, name: string, mesh: { positions: Float32Array
 export function exportAsset(state: SceneState, app: AppId, assetName: string, options: ExportOptions, sceneName?: string): ExportResult {
   const asset = findAsset(state, app, assetName, sceneName);
   return exportFound(state, asset, options);
+}
+
+/**
+ * What exportFound reads, and nothing more: the asset with only its root's ancestors as the rest of
+ * the scene, its meshes, the materials it names and their images. A transfer sends these to a
+ * worker thread, which exports and encodes there: decoding a big mesh's arrays on the event loop
+ * would keep other clients waiting, and a whole big scene would be slow to copy.
+ */
+export function exportInputs(state: SceneState, asset: Asset): { records: SceneState; asset: Asset } {
+  const byName = new Map(asset.sceneObjects.map((o) => [o.name, o]));
+  const ancestors: ObjectRecord[] = [];
+  for (let p = asset.root.parent; p !== null && ancestors.length < byName.size; ) {
+    const o = byName.get(p);
+    if (!o) break;
+    ancestors.push(o);
+    p = o.parent;
+  }
+  const out = new Map<string, SceneEntity>();
+  const take = (id: string | null | undefined) => {
+    const r = id ? state.get(id) : undefined;
+    if (r && id) out.set(id, r);
+    return r;
+  };
+  for (const o of asset.objects) {
+    take(o.mesh);
+    for (const name of [o.material, ...(o.materials ?? [])]) {
+      const m = name ? (take(ids.material(o.app, name)) as MaterialRecord | undefined) : undefined;
+      for (const t of Object.values(m?.textures ?? {})) take(t?.image);
+    }
+  }
+  return { records: out, asset: { ...asset, sceneObjects: [...ancestors, ...asset.objects] } };
 }
 
 /** exportAsset for an asset already looked up. */

@@ -13,7 +13,7 @@ import { invalid, isKilnError, KilnError } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
 import { findAsset, type Asset } from "./assets";
-import { exportFound } from "./export-scene";
+import { exportFound, exportInputs, type ExportResult } from "./export-scene";
 import { assetsDir, fileStem, type FileInfo } from "./files";
 import type { TransferFormat } from "./formats";
 import { applyImport, type ImportSummary } from "./importing";
@@ -98,23 +98,28 @@ async function runTransfer(
   try {
     const dir = path.join(assetsDir(kiln.config.home), id);
     // Kiln's records describe the asset either way; a live app writes the file with its own exporter.
-    const exported = exportFound(kiln.workspace.state, asset, { applyModifiers: options.apply_modifiers, includeAnimations: options.include_animations });
-    const tExport = lap();
-    let encoded: { warnings: string[]; timings_ms: { encode: number; write: number } };
+    const exportOptions = { applyModifiers: options.apply_modifiers, includeAnimations: options.include_animations };
+    let exported: Omit<ExportResult, "scene">;
+    let encoded: { warnings: string[]; timings_ms: { export: number; encode: number; write: number } };
     if (exportsItself(kiln, req.source_app, format)) {
+      const { scene: _, ...counted } = exportFound(kiln.workspace.state, asset, exportOptions);
+      exported = counted;
+      const tExport = lap();
       await mkdir(dir, { recursive: true });
       const live = await exportFromLiveApp(kiln, req.source_app, asset, format, req.target_app, dir, fileStem(asset.root.name), options);
       written = live.written;
-      encoded = { warnings: live.warnings, timings_ms: { encode: lap(), write: 0 } }; // the app encodes and writes in one step
+      encoded = { warnings: live.warnings, timings_ms: { export: tExport, encode: lap(), write: 0 } }; // the app encodes and writes in one step
     } else {
-      // Encoding, writing, reading back, decoding and planning run on the worker pool (worker/pool.ts).
-      const worked = await runInWorker({ kind: "encode", format, scene: exported.scene, baseName: fileStem(asset.root.name), dir });
+      // Exporting, encoding, writing, reading back, decoding and planning run on the worker pool (worker/pool.ts).
+      const source = { ...exportInputs(kiln.workspace.state, asset), options: exportOptions };
+      const worked = await runInWorker({ kind: "encode", format, source, baseName: fileStem(asset.root.name), dir });
       if ("writeError" in worked) {
         enter("writing");
         throw new Error(worked.writeError);
       }
       written = worked.files;
       encoded = worked;
+      exported = worked.exported;
       lap();
     }
     enter("importing");
@@ -127,7 +132,7 @@ async function runTransfer(
     });
     // A live target that imports files itself (Godot) also gets the file, for its own importer.
     const appImport = await importIntoLiveApp(kiln, req.target_app, written, id);
-    const timings = { export: tExport, ...encoded.timings_ms, read: decoded.timings_ms.read, decode: decoded.timings_ms.decode + decoded.timings_ms.plan, import: lap() };
+    const timings = { ...encoded.timings_ms, read: decoded.timings_ms.read, decode: decoded.timings_ms.decode + decoded.timings_ms.plan, import: lap() };
     const warnings = unique([...exported.warnings, ...encoded.warnings, ...imported.warnings, ...appImport]);
     const result: TransferResult = {
       transfer_id: id, status: "succeeded", ...base, options, file: written[0], side_files: written.slice(1),

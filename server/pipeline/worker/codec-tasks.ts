@@ -9,7 +9,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AppId } from "../../scene/types";
 import { readFiles, sha256, writeFiles, type FileInfo } from "../files";
-import { decode, encode, type InterchangeScene, type TransferFormat } from "../formats";
+import type { SceneState } from "../../scene/types";
+import type { Asset } from "../assets";
+import { exportFound, type ExportOptions, type ExportResult } from "../export-scene";
+import { decode, encode, type TransferFormat } from "../formats";
+import { unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
 
 /** Read, decode and plan: `files` are absolute paths, the first the main file; side files are found by `names`. */
@@ -27,10 +31,17 @@ export interface DecodeOutput extends PlanResult {
   timings_ms: { read: number; decode: number; plan: number };
 }
 
-/** Encode and write under `dir`. */
-export interface EncodeTask { kind: "encode"; format: TransferFormat; scene: InterchangeScene; baseName: string; dir: string }
+/**
+ * Export an asset from the records it needs (export-scene.ts, exportInputs), encode and write
+ * under `dir`. The records travel as they are stored (base64 strings clone as one copy); turning
+ * them into typed arrays happens here, off the event loop.
+ */
+export interface EncodeTask {
+  kind: "encode"; format: TransferFormat; baseName: string; dir: string;
+  source: { records: SceneState; asset: Asset; options: ExportOptions };
+}
 export type EncodeOutput =
-  | { files: FileInfo[]; warnings: string[]; timings_ms: { encode: number; write: number } }
+  | { files: FileInfo[]; warnings: string[]; exported: Omit<ExportResult, "scene">; timings_ms: { export: number; encode: number; write: number } }
   /** Writing failed (the file system's error): the transfer records it at its own stage. */
   | { writeError: string };
 
@@ -60,7 +71,10 @@ async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
 
 async function runEncode(task: EncodeTask): Promise<EncodeOutput> {
   let t = performance.now();
-  const encoded = await encode(task.format, task.scene, task.baseName);
+  const { scene, ...exported } = exportFound(task.source.records, task.source.asset, task.source.options);
+  const exportMs = since(t);
+  t = performance.now();
+  const encoded = await encode(task.format, scene, task.baseName);
   const encodeMs = since(t);
   t = performance.now();
   let files: FileInfo[];
@@ -69,7 +83,7 @@ async function runEncode(task: EncodeTask): Promise<EncodeOutput> {
   } catch (e) {
     return { writeError: (e as Error).message };
   }
-  return { files, warnings: encoded.warnings, timings_ms: { encode: encodeMs, write: since(t) } };
+  return { files, warnings: encoded.warnings, exported, timings_ms: { export: exportMs, encode: encodeMs, write: since(t) } };
 }
 
 /** `mtllib` names of an OBJ, read from the bytes line by line (a 300 MB OBJ is never made one string). */
@@ -100,6 +114,14 @@ async function runScan(task: ScanTask): Promise<string[]> {
     }
   }
   return [];
+}
+
+/** A task as posted to a worker: its long strings travel in a shared buffer (long-strings.ts). */
+export interface PackedTask { task: CodecTask; packed: PackedStrings | null }
+
+/** Runs a posted task in a worker thread. */
+export function runPackedTask({ task, packed }: PackedTask): Promise<unknown> {
+  return runCodecTask(unpackLongStrings(task, packed));
 }
 
 /** Runs one task (in a worker, or in-process). */

@@ -4,6 +4,6 @@
 import { register } from "tsx/esm/api";
 
 register();
-const { runCodecTask } = await import(new URL("./codec-tasks.ts", import.meta.url).href);
+const { runPackedTask } = await import(new URL("./codec-tasks.ts", import.meta.url).href);
 
-export default runCodecTask;
+export default runPackedTask;

@@ -22,7 +22,8 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
 import { busy } from "../../errors";
-import { runCodecTask, type CodecOutput, type CodecTask } from "./codec-tasks";
+import { runCodecTask, type CodecOutput, type CodecTask, type PackedTask } from "./codec-tasks";
+import { packLongStrings } from "./long-strings";
 
 /** A non-negative integer from the environment, or undefined. */
 const fromEnv = (name: string) => {
@@ -84,7 +85,9 @@ function workerFailure(e: unknown): Error {
 export async function runInWorker<T extends CodecTask>(task: T): Promise<CodecOutput<T>> {
   if (POOL.threads === 0) return (await runCodecTask(task)) as CodecOutput<T>;
   try {
-    return (await pool().run(task)) as CodecOutput<T>;
+    // A big mesh's strings go in a shared buffer, copied in slices (long-strings.ts).
+    const { value, packed } = await packLongStrings(task);
+    return (await pool().run({ task: value, packed } satisfies PackedTask)) as CodecOutput<T>;
   } catch (e) {
     throw workerFailure(e);
   }
