@@ -6,9 +6,8 @@
  */
 import { kilnEvents } from "../events/bus";
 import { EVENT_KINDS, type EventKind, type KilnEvent } from "../events/types";
-import { getKiln } from "../runtime";
-import { fail, toErrorBody } from "./envelope";
-import { checkRequest } from "./security";
+import { admit } from "./admit";
+import { fail } from "./envelope";
 
 /** At most this many streams at once: each holds a connection and a subscription. */
 export const MAX_STREAMS = 64;
@@ -38,15 +37,9 @@ const frame = (e: KilnEvent) => `id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`;
 
 /** Handles one `GET /events`. */
 export async function handleEvents(req: Request): Promise<Response> {
-  let kiln;
-  try {
-    kiln = await getKiln();
-  } catch (e) {
-    const { status, error } = toErrorBody(e);
-    return fail(status, error);
-  }
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln } = admitted;
   const url = new URL(req.url);
   const kinds = parseKinds(url);
   if ("bad" in kinds)

@@ -2,11 +2,11 @@
  * `/tools/<name>`: the HTTP surface of the registry. Checks, parses and routes a request to the
  * tool's tRPC procedure, and answers in the envelope. Bad input never reaches a handler.
  */
-import { getKiln } from "../runtime";
 import { toolMethods } from "../tools/define-tool";
 import { findTool } from "../tools";
 import { fail, ok, toErrorBody } from "./envelope";
-import { checkRequest, readBody } from "./security";
+import { readBody } from "./security";
+import { admit } from "./admit";
 import { callTool } from "./trpc";
 import { CLIENT_HEADER, withSource } from "../events/source";
 
@@ -65,15 +65,9 @@ async function readJsonBody(req: Request, limit: number): Promise<{ params: unkn
 
 /** Handles one request to `/tools/<name>`. */
 export async function handleToolRequest(req: Request, name: string): Promise<Response> {
-  let kiln;
-  try {
-    kiln = await getKiln();
-  } catch (e) {
-    const { status, error } = toErrorBody(e);
-    return fail(status, error);
-  }
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln } = admitted;
   const tool = findTool(name);
   if (!tool)
     return fail(404, { code: "UNKNOWN_TOOL", message: `There is no tool named "${name}". GET /tools lists them.` });

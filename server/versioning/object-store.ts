@@ -18,7 +18,9 @@ const chunks = <T>(xs: T[], size = CHUNK) => Array.from({ length: Math.ceil(xs.l
 // Writes go as raw multi-row statements, a few thousand rows each: a first save of a big scene
 // inserts every record, and per-row or 500-row query-builder calls cost more than the rows.
 // Sizes stay under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
-const LOOKUP_ROWS = 5000;
+// Lookups and reference updates of ~500 hashes take a few ms; 5,000 at once held SQLite's
+// synchronous driver (and so every other client) for 150-200 ms in a big save.
+const LOOKUP_ROWS = 500;
 const INSERT_ROWS = 2000;
 /** A statement runs synchronously on SQLite: about 1 MB of data keeps it to a few ms. */
 const INSERT_CHARS = 1 << 20;
@@ -72,8 +74,10 @@ async function insertObjects(tx: Tx, objects: NewObject[]): Promise<void> {
 /** Adds `by` (negative to subtract) to the reference count of each object, grouped by amount. */
 async function addToRefs(tx: Tx, byAmount: Map<number, string[]>): Promise<void> {
   for (const [by, hashes] of byAmount)
-    for (const part of chunks(hashes, LOOKUP_ROWS))
+    for (const part of chunks(hashes, LOOKUP_ROWS)) {
       await tx.$executeRaw(Prisma.sql`UPDATE "SnapshotObject" SET "refs" = "refs" + ${by} WHERE "hash" IN (${inList(part)})`);
+      if (hashes.length > LOOKUP_ROWS) await pause();
+    }
 }
 
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
@@ -196,29 +200,46 @@ export class ObjectStore {
     return this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0`);
   }
 
-  /** Counts one more reference to each root, inserting the new objects among `created`. */
+  /**
+   * Counts one more reference to each root, inserting the new objects among `created`. Which of
+   * them are stored already is asked once, for the roots, the new objects and their children
+   * (the only hashes the walk can reach), and the walk itself runs in memory: a save after one
+   * change then costs three statements here instead of three per trie level.
+   */
   async addRefs(tx: Tx, roots: string[], created: StoredObject[]): Promise<void> {
     const byHash = new Map(created.map((o) => [o.hash, o]));
+    const reachable = new Set(roots);
+    for (const o of created) {
+      reachable.add(o.hash);
+      for (const c of o.children) reachable.add(c);
+    }
+    const stored = await existingHashes(tx, [...reachable]);
+    const inserts = new Map<string, NewObject>();
+    const increments = new Map<string, number>();
     let pending = countAll(roots);
     while (pending.size) {
-      const existing = await existingHashes(tx, [...pending.keys()]);
       const next = new Map<string, number>();
-      const inserts: NewObject[] = [];
-      const increments = new Map<number, string[]>();
       for (const [hash, n] of pending) {
-        if (existing.has(hash)) {
-          push(increments, n, hash);
+        if (stored.has(hash)) {
+          increments.set(hash, (increments.get(hash) ?? 0) + n);
+          continue;
+        }
+        const inserted = inserts.get(hash);
+        if (inserted) {
+          inserted.refs += n; // reached again (two roots, or two parents): its children are counted once
           continue;
         }
         const obj = byHash.get(hash);
         if (!obj) throw new Error(`Snapshot object ${hash} is neither stored nor new.`);
-        inserts.push({ hash, data: obj.data, refs: n, children: JSON.stringify(obj.children) });
+        inserts.set(hash, { hash, data: obj.data, refs: n, children: JSON.stringify(obj.children) });
         for (const c of obj.children) next.set(c, (next.get(c) ?? 0) + 1);
       }
-      await insertObjects(tx, inserts);
-      await addToRefs(tx, increments);
       pending = next;
     }
+    await insertObjects(tx, [...inserts.values()]);
+    const byAmount = new Map<number, string[]>();
+    for (const [hash, by] of increments) push(byAmount, by, hash);
+    await addToRefs(tx, byAmount);
   }
 
   /** Drops one reference from each root; deletes what reaches zero, and releases its children. */
