@@ -35,7 +35,7 @@ let lut16: Uint16Array | null = null;
 
 /**
  * The same table in sixteenths of an sRGB8 step (0..4080), for ordered dithering: adding a
- * threshold 0..15 and shifting right by 4 rounds up or down with the right probabilities, so a
+ * threshold and shifting right by 4 rounds up or down with the right probabilities, so a
  * smooth gradient spreads over neighbouring 8-bit levels instead of showing bands.
  */
 export function srgbLut16(): Uint16Array {
@@ -49,9 +49,6 @@ export function srgbLut16(): Uint16Array {
   lut16 = t;
   return t;
 }
-
-/** 4x4 Bayer matrix (thresholds 0..15), row-major. */
-export const BAYER4 = new Uint8Array([0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]);
 
 /** Encodes one display-linear channel (clamped to 0..1, NaN -> 0) exactly as the renderer does. */
 export function linearToSrgb8(c: number): number {

@@ -9,6 +9,7 @@ import { packLights } from "./lights";
 import { RasterState } from "./raster";
 import { fillBackground, resolve } from "./resolve";
 import { buildShadowMaps } from "./shadow";
+import { scratchF32 } from "./scratch";
 import { DEFAULT_SKY, packSky, sanitizeSky } from "./sky";
 import type { RenderInput, RenderMesh, RenderOutput, Rgba, Vec3 } from "./types";
 
@@ -67,9 +68,9 @@ export function renderScene(input: RenderInput): RenderOutput {
   const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view);
 
   const clearDepth = Number.isFinite(view.far) ? Math.fround(1 / view.far) : 0; // as stored in the Float32Array
-  const depth = new Float32Array(n);
-  if (clearDepth !== 0) depth.fill(clearDepth);
-  const st = new RasterState(sw, sh, ss, depth, new Float32Array(n * 3), lights, sky, shadows);
+  const depth = scratchF32("depth", n).fill(clearDepth);
+  // Colour needs no clearing: every sample is shaded or given the background before resolve reads it.
+  const st = new RasterState(sw, sh, ss, depth, scratchF32("color", n * 3), lights, sky, shadows);
   st.setScene(view.eye[0], view.eye[1], view.eye[2], exposure, ambient);
 
   const scratch = new GeometryScratch(sw, sh, view.near);

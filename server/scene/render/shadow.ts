@@ -16,6 +16,7 @@
 import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE, type PackedLights } from "./lights";
 import type { ViewSetup } from "./camera";
 import type { RenderMesh } from "./types";
+import { scratchF32 } from "./scratch";
 
 /** Texels per side of a directional light's map. */
 export const DIRECTIONAL_MAP_SIZE = 1536;
@@ -47,9 +48,10 @@ export class ShadowMap {
   next: ShadowMap | null = null;
 
   /** `texel`: world size of one texel (per metre of depth for perspective maps). */
-  constructor(readonly size: number, m: Float64Array, readonly perspective: boolean, readonly texel: number) {
+  /** `slot`: which of the frame's maps this is (its depth buffer is reused from frame to frame). */
+  constructor(readonly size: number, m: Float64Array, readonly perspective: boolean, readonly texel: number, slot: number) {
     this.m = m;
-    this.depth = new Float32Array(size * size).fill(Infinity);
+    this.depth = scratchF32(`shadow${slot}`, size * size).fill(Infinity);
   }
 }
 
@@ -91,8 +93,9 @@ export function buildShadowMaps(lights: PackedLights, meshes: readonly RenderMes
     const o = li * LIGHT_STRIDE;
     const L = lights.data;
     let map: ShadowMap | null = null;
-    if (bounds && L[o] === LIGHT_DIRECTIONAL) map = directionalMap(-L[o + 1], -L[o + 2], -L[o + 3], bounds, view);
-    else if (bounds && L[o] === LIGHT_SPOT) map = spotMap(L[o + 1], L[o + 2], L[o + 3], L[o + 9], L[o + 10], L[o + 11], lights.cone[li * 2]);
+    // Two buffer slots per light (a directional light's two cascades).
+    if (bounds && L[o] === LIGHT_DIRECTIONAL) map = directionalMap(-L[o + 1], -L[o + 2], -L[o + 3], bounds, view, 2 * li);
+    else if (bounds && L[o] === LIGHT_SPOT) map = spotMap(L[o + 1], L[o + 2], L[o + 3], L[o + 9], L[o + 10], L[o + 11], lights.cone[li * 2], 2 * li);
     for (let c = map; c; c = c.next) for (const mesh of meshes) if (mesh && mesh.castShadows !== false) drawDepth(c, mesh);
     out.push(map);
   }
@@ -100,7 +103,7 @@ export function buildShadowMaps(lights: PackedLights, meshes: readonly RenderMes
 }
 
 /** Two cascades: a fine map for the first fifth of the shadowed distance, a coarse one for all of it. */
-function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup): ShadowMap | null {
+function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, slot: number): ShadowMap | null {
   const { eye, fwd } = view;
   let far = 0;
   for (let k = 0; k < 8; k++) {
@@ -109,13 +112,13 @@ function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, vie
   }
   far = Math.min(far, view.far, SHADOW_DISTANCE);
   if (!(far > view.near)) return null;
-  const coarse = fitSlice(dx, dy, dz, b, view, far, DIRECTIONAL_MAP_SIZE);
+  const coarse = fitSlice(dx, dy, dz, b, view, far, DIRECTIONAL_MAP_SIZE, slot);
   if (!coarse) return null;
   const plane = [fwd[0], fwd[1], fwd[2], -(fwd[0] * eye[0] + fwd[1] * eye[1] + fwd[2] * eye[2])];
   coarse.view.set(plane);
   if (far >= SHADOW_DISTANCE) { coarse.view[5] = far * 0.9; coarse.view[6] = 1 / (far * 0.1); }
   const split = far * 0.2;
-  const fine = split > view.near * 4 ? fitSlice(dx, dy, dz, b, view, split, NEAR_CASCADE_SIZE) : null;
+  const fine = split > view.near * 4 ? fitSlice(dx, dy, dz, b, view, split, NEAR_CASCADE_SIZE, slot + 1) : null;
   if (!fine) return coarse;
   fine.view.set(plane);
   // Switch a little before the fine map's far edge so its PCF footprint never runs off the map.
@@ -125,7 +128,7 @@ function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, vie
 }
 
 /** An orthographic map along d covering the view frustum from the near plane to `far`, cut to the scene's bounds. */
-function fitSlice(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, far: number, size: number): ShadowMap | null {
+function fitSlice(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, far: number, size: number, slot: number): ShadowMap | null {
   const [rx, ry, rz, ux, uy, uz] = basis(dx, dy, dz);
   const { eye, fwd, right, up, tanX, tanY } = view;
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
@@ -152,10 +155,10 @@ function fitSlice(dx: number, dy: number, dz: number, b: Float64Array, view: Vie
   x0 -= pad; x1 += pad; y0 -= pad; y1 += pad;
   const su = size / (x1 - x0), sv = size / (y1 - y0);
   const m = new Float64Array([su * rx, su * ry, su * rz, -su * x0, sv * ux, sv * uy, sv * uz, -sv * y0, dx, dy, dz, 0]);
-  return new ShadowMap(size, m, false, Math.max(1 / su, 1 / sv));
+  return new ShadowMap(size, m, false, Math.max(1 / su, 1 / sv), slot);
 }
 
-function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz: number, cosOuter: number): ShadowMap | null {
+function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz: number, cosOuter: number, slot: number): ShadowMap | null {
   const half = Math.min(MAX_SPOT_HALF_ANGLE, (Math.acos(Math.min(1, Math.max(-1, cosOuter))) * 180) / Math.PI);
   const tanHalf = Math.tan((half * Math.PI) / 180);
   const [rx, ry, rz, ux, uy, uz] = basis(dx, dy, dz);
@@ -167,7 +170,7 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
     return [cx, cy, cz, -(cx * px + cy * py + cz * pz)];
   };
   const m = new Float64Array([...row(rx, ry, rz, h), ...row(ux, uy, uz, h), ...row(0, 0, 0, 1)]);
-  return new ShadowMap(size, m, true, (2 * tanHalf) / size);
+  return new ShadowMap(size, m, true, (2 * tanHalf) / size, slot);
 }
 
 // Scratch for one triangle clipped by the spot map's near plane (up to 4 vertices x (u, v, w)).

@@ -7,9 +7,11 @@
  */
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { RenderInput, RenderOutput } from "../../scene/render";
+import type { RenderInput } from "../../scene/render";
 
-interface Pending { resolve: (out: RenderOutput) => void; reject: (e: Error) => void }
+/** A rendered frame, as the PNG the worker encoded. */
+export interface RenderedPng { width: number; height: number; png: Buffer }
+interface Pending { resolve: (out: RenderedPng) => void; reject: (e: Error) => void }
 
 let worker: Worker | null = null;
 let nextId = 1;
@@ -29,12 +31,12 @@ function getWorker(): Worker {
   // The worker runs from the source tree, not the bundle: keep the bundler from following it.
   const w = new Worker(/* turbopackIgnore: true */ workerFile());
   w.unref(); // an idle renderer must not keep the process alive
-  w.on("message", (msg: { id: number; out?: RenderOutput; error?: { name: string; message: string } }) => {
+  w.on("message", (msg: { id: number; out?: { width: number; height: number; png: Uint8Array }; error?: { name: string; message: string } }) => {
     const p = pending.get(msg.id);
     if (!p) return;
     pending.delete(msg.id);
     if (msg.error) p.reject(Object.assign(new Error(msg.error.message), { name: msg.error.name }));
-    else p.resolve(msg.out!);
+    else p.resolve({ width: msg.out!.width, height: msg.out!.height, png: Buffer.from(msg.out!.png.buffer, msg.out!.png.byteOffset, msg.out!.png.byteLength) });
     if (pending.size === 0) w.unref();
   });
   w.on("error", (e) => { if (worker === w) failAll(e); });
@@ -43,8 +45,8 @@ function getWorker(): Worker {
   return w;
 }
 
-/** Renders on the worker thread; the input's arrays are copied, the image buffer is transferred back. */
-export function renderOffThread(input: RenderInput): Promise<RenderOutput> {
+/** Renders and encodes a PNG on the worker thread; the input's arrays are copied, the PNG comes back. */
+export function renderPngOffThread(input: RenderInput): Promise<RenderedPng> {
   const w = getWorker();
   const id = nextId++;
   return new Promise((resolve, reject) => {

@@ -2,12 +2,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PNG } from "pngjs";
 import { z } from "zod";
 import { OVERLAYS, buildRenderInput } from "../../scene/render-view";
 import { defineTool } from "../define-tool";
 import { appParam, name, num } from "../schemas";
-import { renderOffThread } from "./render-off-thread";
+import { renderPngOffThread } from "./render-off-thread";
 import { appOut } from "./scene-tool";
 import { KilnError } from "../../errors";
 import type { Kiln } from "../../runtime";
@@ -56,8 +55,8 @@ export const takeScreenshot = defineTool({
 });
 
 async function kilnRender(kiln: Kiln, app: AppId, width: number, height: number, scene: string, overlay: (typeof OVERLAYS)[number][]) {
-  const image = await renderOffThread(buildRenderInput(kiln.workspace.state, app, width, height, scene, overlay));
-  return { png: encodePng(image.width, image.height, image.data), width: image.width, height: image.height, renderer: "kiln" };
+  const image = await renderPngOffThread(buildRenderInput(kiln.workspace.state, app, width, height, scene, overlay));
+  return { png: image.png, width: image.width, height: image.height, renderer: "kiln" };
 }
 
 /** The live application renders its own scene from its camera (docs/bridges.md, `render`). */
@@ -69,11 +68,4 @@ async function liveRender(kiln: Kiln, app: AppId, width: number, height: number,
   if (!png || png.subarray(0, 8).toString("hex") !== "89504e470d0a1a0a")
     throw new KilnError("APP_BAD_REPLY", `The live ${app} answered the render without a PNG image.`, 502, { app });
   return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20), renderer: `${app}-${(r.engine ?? "render").replace(/^blender_/i, "")}`.toLowerCase() };
-}
-
-/** PNG with light compression: screenshots are written often and read rarely. */
-export function encodePng(width: number, height: number, rgba: Uint8ClampedArray): Buffer {
-  const png = new PNG({ width, height, colorType: 6 });
-  png.data = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
-  return PNG.sync.write(png, { deflateLevel: 1, filterType: 1 });
 }

@@ -10,8 +10,7 @@ import { getKiln } from "@/server/runtime";
 import { buildRenderInput } from "@/server/scene/render-view";
 import { getScene } from "@/server/scene/state";
 import { APPS } from "@/server/scene/types";
-import { encodePng } from "@/server/tools/editor/take-screenshot";
-import { renderOffThread } from "@/server/tools/editor/render-off-thread";
+import { renderPngOffThread } from "@/server/tools/editor/render-off-thread";
 
 export const dynamic = "force-dynamic";
 
@@ -47,8 +46,8 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
         // Scene absent there: keep this side's camera.
       }
     }
-    const image = await renderOffThread(input);
-    return new Response(new Uint8Array(encodePng(image.width, image.height, image.data)), { headers: { "content-type": "image/png", "cache-control": "no-store" } });
+    const image = await renderPngOffThread(input);
+    return new Response(new Uint8Array(image.png), { headers: { "content-type": "image/png", "cache-control": "no-store" } });
   } catch (e) {
     const { status, error } = toErrorBody(e);
     return fail(status, error);
