@@ -6,6 +6,10 @@
  * three would flip the front faces of a mirrored parent although Unity's primitives are already
  * wound for a mirrored space. Meshes of one primitive and material share one InstancedMesh: a
  * 10,000-object scene is a handful of draw calls. Frames are drawn on demand, not in a loop.
+ * While the camera moves, frames draw at half the resolution (a quarter of the pixels; a
+ * software renderer pays per pixel), and the full frame follows once it has been still for
+ * SETTLE_MS. A change from another client is drawn after the page has painted, so the tree and
+ * the inspector show it without waiting for a slow frame.
  */
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
@@ -19,6 +23,9 @@ import { axesOverlay, groundGrid } from "./axes-overlay";
 const PRIMITIVES = new Set(["Plane", "Cube", "Sphere", "Cylinder"]);
 const DEFAULT_COLOR = new THREE.Color(0.8, 0.8, 0.8);
 const SELECTED = 0xf08a3c;
+
+/** How long the camera must be still before the full-resolution frame is drawn. */
+const SETTLE_MS = 200;
 
 /** Above this many triangles a frame would be slow on a software renderer: spheres and cylinders get fewer facets. */
 const TRIANGLE_BUDGET = 250_000;
@@ -82,6 +89,9 @@ export class SceneView {
   private selection: THREE.BoxHelper | null = null;
   private worlds = new Map<string, THREE.Matrix4>();
   private frame = 0;
+  private afterPaint = 0;
+  private settle = 0;
+  private readonly fullRatio: number;
   /** Frames drawn so far, and the last frame's draw time in ms (tests and benches read these). */
   frames = 0;
   lastFrameMs = 0;
@@ -91,7 +101,8 @@ export class SceneView {
   constructor(private canvas: HTMLCanvasElement, private app: AppId, private software = false) {
     // preserveDrawingBuffer: tests and users can read the picture (pixel checks, "copy image").
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !software, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
+    this.fullRatio = software ? 1 : Math.min(window.devicePixelRatio, 2);
+    this.renderer.setPixelRatio(this.fullRatio);
     this.scene.background = new THREE.Color(0x2a2e35);
     this.scene.add(this.content, this.overlay);
     this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x3a3530, 0.6));
@@ -100,7 +111,14 @@ export class SceneView {
     grid.position.y = 0.002;
     this.overlay.add(grid, axesOverlay(app));
     this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.addEventListener("change", () => this.requestRender());
+    // Only the user's drags and wheel turns lower the resolution, not the page placing the camera.
+    let interacting = false;
+    this.controls.addEventListener("start", () => { interacting = true; });
+    this.controls.addEventListener("end", () => { interacting = false; });
+    this.controls.addEventListener("change", () => {
+      if (interacting) this.moving();
+      this.requestRender();
+    });
     this.resize();
   }
 
@@ -123,6 +141,28 @@ export class SceneView {
     });
   }
 
+  /** The camera is moving: draw at half resolution until it has been still for SETTLE_MS. */
+  private moving(): void {
+    if (this.renderer.getPixelRatio() !== this.fullRatio / 2) this.renderer.setPixelRatio(this.fullRatio / 2);
+    clearTimeout(this.settle);
+    this.settle = window.setTimeout(() => {
+      this.renderer.setPixelRatio(this.fullRatio);
+      this.requestRender();
+    }, SETTLE_MS);
+  }
+
+  /** Draws a frame once the page has painted what changed with it (the tree, the inspector). */
+  private renderAfterPaint(): void {
+    if (this.afterPaint || this.frame) return; // a frame is already on its way
+    this.afterPaint = requestAnimationFrame(() => {
+      // The callback runs before the paint; the timeout runs after it.
+      window.setTimeout(() => {
+        this.afterPaint = 0;
+        this.renderNow();
+      }, 0);
+    });
+  }
+
   /** Draws a frame now. */
   renderNow(): void {
     const t = performance.now();
@@ -139,7 +179,10 @@ export class SceneView {
 
   /** Shows `model` (replacing what was shown). */
   setModel(model: SceneModel, selected: string | null): void {
-    if (this.moveOnly(model)) return this.select(selected);
+    if (this.moveOnly(model)) {
+      this.outline(selected);
+      return this.renderAfterPaint();
+    }
     this.model = model;
     this.clearContent();
     const records = model.objects.map((o) => ({ ...o, app: this.app }) as unknown as ObjectRecord);
@@ -176,7 +219,8 @@ export class SceneView {
       this.content.add(mesh);
       this.pickables.push({ object: mesh, names: list.map((o) => o.name) });
     }
-    this.select(selected);
+    this.outline(selected);
+    this.renderAfterPaint();
   }
 
   /**
@@ -272,8 +316,13 @@ export class SceneView {
     this.pickables = [];
   }
 
-  /** Outlines the selected object (null: none). */
+  /** Outlines the selected object (null: none) and draws. */
   select(name: string | null): void {
+    this.outline(name);
+    this.requestRender();
+  }
+
+  private outline(name: string | null): void {
     if (this.selection) {
       this.scene.remove(this.selection);
       this.selection.dispose();
@@ -291,7 +340,6 @@ export class SceneView {
       this.selection.renderOrder = 2;
       this.scene.add(this.selection);
     }
-    this.requestRender();
   }
 
   /** The object under a point of the canvas (client coordinates), or null. */
@@ -355,11 +403,14 @@ export class SceneView {
     this.camera.position.copy(this.controls.target).add(new THREE.Vector3().setFromSpherical(s));
     this.camera.lookAt(this.controls.target);
     this.controls.update();
+    this.moving();
     this.requestRender();
   }
 
   dispose(): void {
     cancelAnimationFrame(this.frame);
+    cancelAnimationFrame(this.afterPaint);
+    clearTimeout(this.settle);
     this.clearContent();
     for (const g of this.geometries.values()) g.dispose();
     this.controls.dispose();
