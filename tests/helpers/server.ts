@@ -96,7 +96,9 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
   const url = `http://127.0.0.1:${port}`;
 
   const launch = async () => {
-    child = spawn(process.execPath, [path.join(ROOT, "bin/kiln.js")], { cwd: opts.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    // KILN_TEST_NODE_ARGS: node flags for the service (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a bench).
+    const nodeArgs = (process.env.KILN_TEST_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "bin/kiln.js")], { cwd: opts.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     const deadline = Date.now() + 60_000;
