@@ -114,6 +114,9 @@ test("transactions: commit and roll back from the page; the log shows sources an
   await page.getByTestId("filter-source").selectOption("http");
   await page.getByTestId("filter-tool").fill("set_transform");
   await expect(page.getByTestId("op-row").first()).toContainText("set_transform");
+  // Until the filtered list arrives the page keeps showing the previous one, whose newest row may
+  // be this same set_transform: wait for every row to match, not just the first.
+  await expect(page.getByTestId("op-row").filter({ hasNotText: "set_transform" })).toHaveCount(0);
   for (const text of await page.getByTestId("op-row").allTextContents()) expect(text).toMatch(/set_transform.*http/);
   await shot(page, "studio-operation-log");
 });
