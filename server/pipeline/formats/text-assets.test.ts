@@ -10,6 +10,8 @@ import { describe, expect, it } from "vitest";
 import { decode, encode, type InterchangeScene, type TransferFormat } from ".";
 import { ASSETS, readAsset } from "../../../tests/fixtures/assets/read";
 import { assimpInfo } from "../../../tests/fixtures/formats/assimp";
+import { USDLoader } from "three/examples/jsm/loaders/USDLoader.js";
+import type { Mesh, MeshStandardMaterial } from "three";
 
 const dir = mkdtempSync(join(tmpdir(), "kiln-text-assets-"));
 
@@ -101,6 +103,33 @@ describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s co
       for (const f of enc.files) writeFileSync(join(folder, f.name), f.bytes);
       const info = assimpInfo(join(folder, enc.files[0].name));
       if (info) expect(info.exitCode, info.output).toBe(0);
+    }
+  });
+});
+
+describe("three's USDLoader, an independent reader, on Kiln's USDA", () => {
+  it("finds the UV sets, material subsets and texture maps", async () => {
+    // three loads texture images through the DOM; an image element that never loads is enough here.
+    const g = globalThis as { document?: unknown };
+    const had = g.document;
+    g.document ??= { createElementNS: () => ({ addEventListener() {}, removeEventListener() {}, style: {} }) };
+    try {
+      const meshes = async (name: string) => {
+        const enc = await encode("usd", (await readAsset(name)).scene, name);
+        const out: Mesh[] = [];
+        new USDLoader().parse(new TextDecoder().decode(enc.files[0].bytes)).traverse((o) => (o as Mesh).isMesh && out.push(o as Mesh));
+        return out;
+      };
+      const [twoUv] = await meshes("12_orm_two_uvmaps");
+      expect(Object.keys(twoUv.geometry.attributes).sort()).toEqual(["normal", "position", "uv", "uv1"]);
+      expect(!!(twoUv.material as MeshStandardMaterial).aoMap).toBe(true);
+      const slots = await meshes("22_material_slot_not_merge");
+      expect(slots.map((m) => m.geometry.groups.length)).toEqual(slots.map(() => 6));
+      const [grid] = await meshes("09_texture_transform");
+      const mat = grid.material as MeshStandardMaterial;
+      expect([!!mat.map, !!mat.normalMap, !!mat.emissiveMap, !!mat.roughnessMap, !!mat.metalnessMap]).toEqual([true, true, true, true, true]);
+    } finally {
+      g.document = had;
     }
   });
 });
