@@ -91,7 +91,11 @@ describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s co
         expect([g.image, g.uv], `${m.name} ${slot}`).toEqual([t.image, t.uv]);
         for (const k of ["offset", "scale"] as const) expectCornersClose(g[k] ?? (k === "scale" ? [1, 1] : [0, 0]), new Uint32Array([0]), t[k] ?? (k === "scale" ? [1, 1] : [0, 0]), new Uint32Array([0]), 2, 1e-6, `${m.name} ${slot} ${k}`);
       }
-      if (m.emissive) expect(dec.scene.materials.find((x) => x.name === m.name)?.emissive).toEqual(m.emissive);
+      const back = dec.scene.materials.find((x) => x.name === m.name)!;
+      expect(back.emissive, `${m.name} emissive`).toEqual(m.emissive);
+      // USDA also keeps the double-sided flag and alpha cutoff (opacityThreshold); OBJ warns.
+      if (format === "usd") expect([back.doubleSided, back.alphaMode === "MASK" ? back.alphaCutoff : undefined]).toEqual([m.doubleSided, m.alphaMode === "MASK" ? m.alphaCutoff : undefined]);
+      else if (m.doubleSided) expect(enc.warnings).toContain(`obj: double-sided flag of material "${m.name}" dropped`);
     }
     if (format === "obj" && src.meshes.some((m) => (m.uvs?.length ?? 0) > 1)) expect(enc.warnings.some((w) => /^obj: second UV set of mesh ".*" dropped \(OBJ has one\)$/.test(w))).toBe(true);
     // Images sit beside the main file under plain names.

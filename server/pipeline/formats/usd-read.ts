@@ -74,7 +74,7 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const textures = shader && readTextures(shader, prims, material.name, images, warn);
     if (textures) material.textures = textures;
     const emissive = vec(get("emissiveColor")?.value);
-    if (emissive && (emissive.some((v) => v !== 0) || textures?.emissive)) material.emissive = [emissive[0], emissive[1], emissive[2]];
+    if (emissive?.some((v) => v !== 0)) material.emissive = [emissive[0], emissive[1], emissive[2]];
     const cutoff = num(get("opacityThreshold")?.value, 0);
     if (cutoff > 0) Object.assign(material, { alphaMode: "MASK", alphaCutoff: cutoff });
     if ((p.metadata.customData as UsdDict | undefined)?.kilnDoubleSided) material.doubleSided = true;

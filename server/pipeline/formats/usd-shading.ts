@@ -46,7 +46,7 @@ export function materialLines(m: InterchangeMaterial, path: string, pad: string,
   const out = [`${q}token outputs:surface.connect = <${path}/PreviewSurface.outputs:surface>`, "", `${q}def Shader "PreviewSurface"`, `${q}{`, `${r}uniform token info:id = "UsdPreviewSurface"`];
   out.push(...input("color3f", "diffuseColor", tuple(m.color.slice(0, 3))), ...input("float", "opacity", f(m.color[3])));
   out.push(...input("float", "metallic", f(m.metallic)), ...input("float", "roughness", f(m.roughness)));
-  if (m.emissive || m.textures?.emissive) out.push(...input("color3f", "emissiveColor", tuple(m.emissive ?? [1, 1, 1])));
+  if (m.emissive || m.textures?.emissive) out.push(...input("color3f", "emissiveColor", tuple(m.emissive ?? [0, 0, 0])));
   if (m.textures?.normal) out.push(...input("normal3f", "normal", "(0, 0, 1)"));
   if (m.textures?.occlusion) out.push(...input("float", "occlusion", "1"));
   if (m.alphaMode === "MASK") out.push(`${r}float inputs:opacityThreshold = ${f(m.alphaCutoff ?? 0.5)}`);
