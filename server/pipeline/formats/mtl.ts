@@ -62,6 +62,9 @@ export function writeMtl(scene: InterchangeScene, names: string[], imageFiles: s
   return lines.join("\n") + "\n";
 }
 
+/** The MTL texture statements the reader uses (lower case); import_asset reads only their images. */
+export const MTL_TEXTURE_KEYS: ReadonlySet<string> = new Set(["map_kd", "map_bump", "bump", "norm", "map_ke", "map_pr", "map_pm"]);
+
 /** How many arguments each MTL texture option takes (`-o`, `-s`, `-t` take one to three numbers). */
 const OPTION_ARGS: Record<string, number> = { "-bm": 1, "-boost": 1, "-mm": 2, "-texres": 1, "-clamp": 1, "-blendu": 1, "-blendv": 1, "-imfchan": 1, "-type": 1, "-cc": 1 };
 

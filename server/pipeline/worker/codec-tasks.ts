@@ -15,7 +15,7 @@ import { exportFound, type ExportOptions, type ExportResult } from "../export-sc
 import { decode, encode, type TransferFormat } from "../formats";
 import { unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
-import { parseMapLine } from "../formats/mtl";
+import { MTL_TEXTURE_KEYS, parseMapLine } from "../formats/mtl";
 
 /** Read, decode and plan: `files` are absolute paths, the first the main file; side files are found by `names`. */
 export interface DecodeTask {
@@ -105,12 +105,12 @@ function objLibraries(bytes: Uint8Array): string[] {
   return out;
 }
 
-/** The files an MTL's texture statements name (the file name ends the line, after any options). */
+/** The files an MTL's texture statements name, those the reader uses (the file name ends the line, after any options). */
 function mtlImages(text: string): string[] {
   return text.split(/\r?\n/).flatMap((raw) => {
     const line = raw.trim();
     const key = line.split(/\s+/, 1)[0].toLowerCase();
-    if (!(key.startsWith("map_") || key === "bump" || key === "norm" || key === "disp" || key === "refl")) return [];
+    if (!MTL_TEXTURE_KEYS.has(key)) return [];
     const { file } = parseMapLine(line.slice(key.length));
     return file ? [file] : [];
   });
