@@ -366,10 +366,10 @@ class ObjReader {
       this.claimPart = grow(this.claimPart, this.v.count).fill(-1, this.claimPart.length);
       [this.claimNormal, this.claimUv, this.claimOut] = [grow(this.claimNormal, this.v.count), grow(this.claimUv, this.v.count), grow(this.claimOut, this.v.count)];
     }
-    const corners = this.cornerPositions;
+    const corners = this.cornerPositions, uvCount = this.vt.count;
     for (let k = 0; k < count; k++) {
       let uv = this.cornerUvs[k];
-      if (uv >= this.vt.count || uv < -1 || Number.isNaN(uv)) (this.warn("obj: face corners refer to texture coordinates that do not exist; read as (0, 0)"), (uv = -1));
+      if (uv !== -1 && !(uv >= 0 && uv < uvCount)) (this.warn("obj: face corners refer to texture coordinates that do not exist; read as (0, 0)"), (uv = -1));
       corners[k] = this.vertex(p, partId, corners[k], uv, this.cornerNormals[k]);
     }
     if (count > 3) this.warn("obj: polygons with more than 3 corners triangulated as fans");
