@@ -408,7 +408,10 @@ class ObjReader {
       const mesh: InterchangeScene["meshes"][number] = { name, positions, normals, indices };
       if (p.uvs) {
         if (p.missingUvs) this.warn(`obj: object "${p.name}" has faces without texture coordinates; read as (0, 0)`);
-        mesh.uvs = [p.uvs.length === 2 * vertices ? p.uvs : (() => { const uv = new Float32Array(2 * vertices); uv.set(p.uvs.subarray(0, 2 * vertices)); return uv; })()];
+        // Vertices added after the last UV'd corner lie past the array's end: they are (0, 0) too.
+        const uv = new Float32Array(2 * vertices);
+        uv.set(p.uvs.subarray(0, Math.min(p.uvs.length, 2 * vertices)));
+        mesh.uvs = [uv];
       }
       if (p.hasColors) {
         // Vertices added before colours began are white, as the colour list counts them.
