@@ -4,7 +4,8 @@
  * Only files inside the project folder or <KILN_HOME>/assets may be read. The requested path is
  * checked before the file system is touched (so nothing outside can even be probed for existence),
  * then resolved with realpath and checked again, so a symlink cannot lead out; side files (an
- * OBJ's material libraries, a .gltf's buffers) pass the same checks.
+ * OBJ's material libraries, a .gltf's buffers) pass the same checks. Texture images named by an
+ * MTL or a USDA are read only from beside the file (`texturesBeside`).
  */
 import { open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -16,6 +17,7 @@ import { LIMITS, type TransferFormat } from "./formats";
 import { applyImport, type ImportSummary } from "./importing";
 import { pipelineJob, runInWorker } from "./worker/pool";
 import { normaliseFormat } from "./paths";
+import { besideOnly } from "./formats/side-images";
 
 const EXTENSIONS: Record<string, TransferFormat> = { ".glb": "gltf", ".gltf": "gltf", ".fbx": "fbx", ".obj": "obj", ".usda": "usd", ".usd": "usd" };
 const SUPPORTED = ["gltf (.glb, .gltf)", "fbx (.fbx)", "obj (.obj + .mtl)", "usd (.usda, text .usd)"];
@@ -128,19 +130,7 @@ export async function importAssetFile(kiln: Kiln, req: ImportFileRequest): Promi
 
   // Decoding runs on the worker pool; the job count bounds how many files are in memory at once.
   return pipelineJob(async () => {
-    const side: Record<string, string> = {};
-    let total = info.size;
-    const names = format === "obj" || real.toLowerCase().endsWith(".gltf") ? await runInWorker({ kind: "scan", format, main: real }) : [];
-    for (const name of new Set(names)) {
-      const resolved = await resolveAllowed(uriPath(name), path.dirname(real), allowed, "path").catch((e) => {
-        throw invalid("PATH_NOT_ALLOWED", `"${path.basename(real)}" references "${name}", which is outside the folders import_asset reads.`, { ...(e.details ?? {}), field: "path", reference: name });
-      });
-      const sideInfo = resolved ? await stat(resolved) : null;
-      if (!resolved || !sideInfo!.isFile()) continue; // the decoder warns about what is missing
-      total += sideInfo!.size;
-      if (total > LIMITS.binaryFileBytes) throw tooLarge(req.path, total, LIMITS.binaryFileBytes, "a file and the files it references");
-      side[name] = resolved;
-    }
+    const side = await findSideFiles(req.path, real, format, allowed, info.size);
     const stem = path.basename(real, path.extname(real));
     let decoded;
     try {
@@ -154,4 +144,51 @@ export async function importAssetFile(kiln: Kiln, req: ImportFileRequest): Promi
       imported: imported.summary, warnings: [...new Set(imported.warnings)], duration_ms: Math.round(performance.now() - started),
     };
   });
+}
+
+/**
+ * The side files of `real` (checked, as the file names them → real path): an OBJ's material
+ * libraries and a .gltf's buffers anywhere import_asset may read (PATH_NOT_ALLOWED otherwise),
+ * and the texture images of an OBJ's MTLs or a USDA beside the file only; a texture that would
+ * be read from elsewhere is left out, and the decoder warns that it is missing.
+ */
+export async function findSideFiles(requested: string, real: string, format: TransferFormat, allowed: Allowed, mainBytes: number): Promise<Record<string, string>> {
+  const side: Record<string, string> = {};
+  let total = mainBytes;
+  const add = async (name: string, resolved: string | null) => {
+    const sideInfo = resolved ? await stat(resolved) : null;
+    if (!resolved || !sideInfo!.isFile()) return false;
+    total += sideInfo!.size;
+    if (total > LIMITS.binaryFileBytes) throw tooLarge(requested, total, LIMITS.binaryFileBytes, "a file and the files it references");
+    side[name] = resolved;
+    return true;
+  };
+  const dir = path.dirname(real);
+  const textures: string[] = [];
+  if (format === "usd") textures.push(...(await runInWorker({ kind: "scan", format, main: real })));
+  if (format === "obj" || real.toLowerCase().endsWith(".gltf")) {
+    const names = await runInWorker({ kind: "scan", format, main: real });
+    for (const name of new Set(names)) {
+      const resolved = await resolveAllowed(uriPath(name), dir, allowed, "path").catch((e) => {
+        throw invalid("PATH_NOT_ALLOWED", `"${path.basename(real)}" references "${name}", which is outside the folders import_asset reads.`, { ...(e.details ?? {}), field: "path", reference: name });
+      });
+      if ((await add(name, resolved)) && format === "obj") textures.push(...(await runInWorker({ kind: "scan", format, main: resolved!, library: true })));
+    }
+  }
+  for (const name of new Set(textures)) await add(name, await texturesBeside(name, dir, allowed));
+  return side;
+}
+
+/** A texture reference as a real path inside `dir` (also after realpath), or null. */
+export async function texturesBeside(ref: string, dir: string, allowed: Allowed): Promise<string | null> {
+  const name = besideOnly(ref);
+  if (name === null) return null;
+  const candidate = path.resolve(dir, name);
+  let real: string, realDir: string;
+  try {
+    [real, realDir] = await Promise.all([realpath(candidate), realpath(dir)]);
+  } catch {
+    return null;
+  }
+  return inside(dir, candidate) && inside(realDir, real) && allowed.test(real) ? real : null;
 }

@@ -57,6 +57,24 @@ describe("real assets through import_asset and transfer_asset", () => {
     expect(t.warnings.some((w: string) => /fbx: (textures|UV sets) of/.test(w))).toBe(true);
   });
 
+  it.each(["obj", "usd"])("transfers the textured plane Blender → Unity as %s with its UVs and texture, images beside the file, and imports that file again", async (format) => {
+    const root = (await objects("blender")).find((o) => o.name === "09_texture_transform" || o.name === "Plane")!;
+    const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: root.name, format });
+    const images = (t.side_files as { path: string }[]).filter((f) => f.path.endsWith(".png"));
+    expect(images).toHaveLength(1);
+    expect(path.dirname(images[0].path)).toBe(path.dirname(t.file.path));
+    const textured = async (app: string) => {
+      const scene = await kiln.ok("get_scene", { app });
+      const plane = (scene.objects as Obj[]).find((o) => o.name.startsWith("Plane") && o.asset?.uv_sets === 1);
+      const material = (scene.materials as { name: string; textures?: Record<string, { image: string }> }[]).find((m) => m.name === plane?.material);
+      return material?.textures?.baseColor?.image;
+    };
+    expect(await textured("unity")).toMatch(/^image\//);
+    const again = await kiln.ok("import_asset", { app: "godot", path: t.file.path });
+    expect(again.side_files).toContain(images[0].path);
+    expect(await textured("godot")).toBe(await textured("unity"));
+  });
+
   it("create_material takes a PNG from the project for its base colour, and refuses paths outside and non-images", async () => {
     const png = path.join(dir, "09_texture_transform", "09_tiny_grid.png");
     const r = await kiln.ok("create_material", { app: "godot", name: "Grid", color: { r: 1, g: 1, b: 1, a: 1 }, textures: { base_color: { path: png, scale: [2, 2] } } });

@@ -31,26 +31,49 @@ const CODECS: Record<TransferFormat, { encode: typeof encodeGltf; decode: typeof
 };
 
 /**
+ * Issue 15's asset data each writer carries (assetDataWarnings' names); the rest is stripped
+ * before writing and named in a warning. glTF carries everything.
+ */
+const CARRIES: Record<Exclude<TransferFormat, "gltf">, ReadonlySet<string>> = {
+  fbx: new Set(),
+  obj: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour"]),
+  usd: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "alpha cutoff", "double-sided flag"]),
+};
+
+/**
  * Writes `scene` in `format`. Files are named `<baseName><extension>`; `warnings` lists everything
  * the format could not carry. Throws if the scene is structurally invalid.
  */
 export async function encode(format: TransferFormat, scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
-  // Only glTF writes UVs, colours, slots, textures, skins and morph targets so far; the others
-  // write the mesh (first slot's material) and say what they left out.
   if (format === "gltf") return CODECS[format].encode(scene, baseName);
-  const result = await CODECS[format].encode(stripAssetData(scene), baseName);
-  return { ...result, warnings: [...assetDataWarnings(scene, format), ...result.warnings] };
+  const carries = CARRIES[format];
+  const result = await CODECS[format].encode(stripAssetData(scene, carries), baseName);
+  return { ...result, warnings: [...assetDataWarnings(scene, format, carries), ...result.warnings] };
 }
 
-/** The scene without issue 15's asset data, for writers that cannot carry it: slots collapse to the first material. */
-function stripAssetData(scene: InterchangeScene): InterchangeScene {
+/** The scene without the asset data a writer cannot carry: without slots, a node keeps its first slot's material. */
+function stripAssetData(scene: InterchangeScene, carries: ReadonlySet<string>): InterchangeScene {
+  const has = (what: string) => carries.has(what);
   return {
     nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras: _e, ...n }) => {
+      if (has("material slots") && materials) return { ...n, materials };
       const first = materials?.find((m) => m !== null);
       return first === undefined || first === null ? n : { ...n, material: first };
     }),
-    meshes: scene.meshes.map(({ name, positions, normals, indices }) => ({ name, positions, normals, indices })),
-    materials: scene.materials.map(({ name, color, metallic, roughness }) => ({ name, color, metallic, roughness })),
+    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups }) => ({
+      name, positions, normals, indices,
+      ...(has("UV sets") && uvs ? { uvs } : {}),
+      ...(has("vertex colours") && colors ? { colors } : {}),
+      ...(has("material slots") && groups ? { groups } : {}),
+    })),
+    materials: scene.materials.map(({ name, color, metallic, roughness, textures, emissive, alphaMode, alphaCutoff, doubleSided }) => ({
+      name, color, metallic, roughness,
+      ...(has("textures") && textures ? { textures } : {}),
+      ...(has("emissive colour") && emissive ? { emissive } : {}),
+      ...(has("alpha cutoff") && alphaMode ? { alphaMode, ...(alphaCutoff !== undefined ? { alphaCutoff } : {}) } : {}),
+      ...(has("double-sided flag") && doubleSided ? { doubleSided } : {}),
+    })),
+    ...(has("textures") && scene.images ? { images: scene.images } : {}),
     animations: scene.animations.flatMap(({ weights: _w, ...a }) => (a.translations || a.rotations || a.scales ? [a] : [])),
   };
 }

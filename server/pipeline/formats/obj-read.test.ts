@@ -32,11 +32,13 @@ describe("OBJ reader", () => {
     expect(Array.from(mesh(r).positions).slice(0, 3)).toEqual([1, 2, 3]);
   });
 
-  it("takes 4-number vertices silently and warns about vertex colours from 6 numbers on", async () => {
-    expect((await read("v 1 2 3 1", "v 0 0 0", "v 0 1 0", "f 1 2 3")).warnings).not.toContain("obj: vertex colours dropped");
-    const r = await read("v 1 2 3 1 0 0", "v 0 0 0", "v 0 1 0", "f 1 2 3");
-    expect(r.warnings).toContain("obj: vertex colours dropped");
+  it("takes 4-number vertices as positions and reads sRGB vertex colours from 6 numbers on", async () => {
+    const plain = await read("v 1 2 3 1", "v 0 0 0", "v 0 1 0", "f 1 2 3");
+    expect(mesh(plain).colors).toBeUndefined();
+    const r = await read("v 1 2 3 1 0.5 0", "v 0 0 0", "v 0 1 0", "f 1 2 3");
     expect(Array.from(mesh(r).positions).slice(0, 3)).toEqual([1, 2, 3]);
+    // Vertices without a colour are white; 0.5 sRGB is 0.214 linear, as Blender reads it.
+    expect(Array.from(mesh(r).colors!).map((c) => +c.toFixed(4))).toEqual([1, 0.214, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
 
   it("counts negative indices back from the latest vertex and normal", async () => {
@@ -46,14 +48,27 @@ describe("OBJ reader", () => {
   });
 
   it("reads v/t/n and v//n corners' normals and computes normals when v/t corners have none", async () => {
-    const vertices = ["v 0 0 0", "v 1 0 0", "v 0 1 0", "vn 0 0 -1"];
-    const full = await read(...vertices, "f 1/2/1 2/7/1 3/1/1");
+    const vertices = ["v 0 0 0", "v 1 0 0", "v 0 1 0", "vn 0 0 -1", "vt 0 0", "vt 0.25 1"];
+    const full = await read(...vertices, "f 1/2/1 2/1/1 3/1/1");
     const noTexture = await read(...vertices, "f 1//1 2//1 3//1");
-    expect(noTexture).toEqual(full);
     expect(Array.from(mesh(full).normals)).toEqual([0, 0, -1, 0, 0, -1, 0, 0, -1]);
+    expect(Array.from(mesh(noTexture).normals)).toEqual(Array.from(mesh(full).normals));
+    // V flips back to glTF's top-left origin.
+    expect(Array.from(mesh(full).uvs![0])).toEqual([0.25, 0, 0, 1, 0, 1]);
+    expect(mesh(noTexture).uvs).toBeUndefined();
     const none = await read(...vertices, "o N", "f 1/1 2/1 3/1");
     expect(none.warnings).toEqual(['obj: object "N" had faces without normals; smooth normals computed']);
     expect(Array.from(mesh(none).normals)).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1]);
+  });
+
+  it("reads texture corners by the same rules on the fast and the text path", async () => {
+    const vertices = ["v 0 0 0", "v 1 0 0", "v 0 1 0", "vt 0 0", "vt 1 0", "vt 0 1", "vn 0 0 1"];
+    const fast = await read(...vertices, "f 1/1/1 2/2/1 3/-1/1");
+    const text = await read(...vertices, "f 1/1/1 2/2/1 3/-1/1\u00a0");
+    expect(text).toEqual(fast);
+    expect(Array.from(mesh(fast).uvs![0])).toEqual([0, 1, 1, 1, 0, 0]);
+    const missing = await read(...vertices, "f 1/9/1 2/2/1 3/3/1");
+    expect(missing.warnings).toContain("obj: face corners refer to texture coordinates that do not exist; read as (0, 0)");
   });
 
   it("keeps a vertex shared by corners with the same normal and splits it for another normal", async () => {
@@ -86,9 +101,9 @@ describe("OBJ reader", () => {
     expect(both.warnings).toEqual(["obj: groups (g) merged into their objects"]);
   });
 
-  it("reads UTF-8 names and skips comments, texture coordinates and smoothing groups", async () => {
+  it("reads UTF-8 names and skips comments and smoothing groups", async () => {
     const r = await read("# Würfel", "o Würfel ✓", "v 0 0 0", "v 1 0 0", "v 0 1 0", "vt 0 0", "vn 0 0 1", "s 1", "f 1/1/1 2/1/1 3/1/1");
     expect(r.scene.nodes.map((n) => n.name)).toEqual(["Würfel ✓"]);
-    expect(r.warnings).toEqual(["obj: texture coordinates dropped"]);
+    expect(r.warnings).toEqual([]);
   });
 });

@@ -77,24 +77,24 @@ describe("OBJ + MTL format", () => {
     ]);
   });
 
-  it("reads foreign OBJ features with a warning for each thing it cannot carry", async () => {
+  it("reads foreign OBJ features, with a warning for each thing it cannot carry", async () => {
     const obj = ["mtllib m.mtl", "v 0 0 0", "v 1 0 0", "v 1 1 0", "v 0 1 0", "vt 0 0", "o Quad", "usemtl A", "f 1/1 2/1 3/1 4/1", "usemtl B", "f -4 -2 -1", "l 1 2"].join("\n");
     const mtl = ["newmtl A", "Kd 0.5 0.5 0.5", "Ns 250", "map_Kd a.png", "newmtl B", "Kd 1 1 1", "Ke 1 0 0"].join("\n");
     const enc = new TextEncoder();
     const dec = await decodeObj(new Map([["q.obj", enc.encode(obj)], ["m.mtl", enc.encode(mtl)]]), "q.obj");
     expect(dec.warnings).toEqual([
-      'obj: material "A": texture map_Kd dropped',
-      'obj: material "B": emissive colour dropped',
-      "obj: texture coordinates dropped",
+      'obj: material "A": image "a.png" not found beside the file; texture dropped',
       "obj: polygons with more than 3 corners triangulated as fans",
       "obj: lines dropped",
       'obj: object "Quad" had faces without normals; smooth normals computed',
-      'obj: object "Quad" uses several materials; split into nodes "Quad", "Quad_2", …',
+      'obj: object "Quad" has faces without texture coordinates; read as (0, 0)',
     ]);
-    expect(dec.scene.nodes.map((n) => [n.name, dec.scene.materials[n.material!].name, dec.scene.meshes[n.mesh!].indices.length / 3])).toEqual([
-      ["Quad", "A", 2],
-      ["Quad_2", "B", 1],
+    // One object with two materials is one mesh with two slots.
+    const [quad] = dec.scene.nodes;
+    expect([dec.scene.nodes.length, quad.name, quad.materials!.map((m) => dec.scene.materials[m!].name), dec.scene.meshes[quad.mesh!].groups]).toEqual([
+      1, "Quad", ["A", "B"], [{ start: 0, count: 6 }, { start: 6, count: 3 }],
     ]);
+    expect(dec.scene.materials[1].emissive).toEqual([1, 0, 0]);
     expect(dec.scene.materials[0].roughness).toBeCloseTo(0.5, 6); // 1 - sqrt(250 / 1000)
   });
 });

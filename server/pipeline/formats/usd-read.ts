@@ -1,14 +1,18 @@
 /**
  * USD reader: interprets a parsed USDA layer (usda-parse.ts) as the interchange model. It reads
  * everything usd.ts writes and the common shapes other exporters use (Xform + child Mesh, transform
- * ops other than TRS, faceVarying normals, polygons, Z up, centimetres); whatever it cannot carry
+ * ops other than TRS, faceVarying normals, polygons, Z up, centimetres), with UV sets, vertex colours
+ * and material subsets (usd-mesh.ts) and UsdPreviewSurface textures whose images are read from
+ * beside the file only (usd-shading.ts, side-images.ts); whatever it cannot carry
  * is reported as a warning. three's USDLoader cannot replace it: it drops customData (original
  * names) and maps materials, lights and timing through three.js types.
  */
 import { Euler, Matrix4, Quaternion, Vector3 } from "three";
 import { parseUsda, type UsdDict, type UsdPath, type UsdPrim, type UsdProperty, type UsdValue } from "./usda-parse";
-import { budget } from "./limits";
-import { computeNormals, decomposeTrs, type DecodeResult, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange";
+import { decomposeTrs, type DecodeResult, type InterchangeMaterial, type InterchangeAnimation, type InterchangeNode, type InterchangeScene } from "./interchange";
+import { readMesh, subsetBindings } from "./usd-mesh";
+import { readTextures } from "./usd-shading";
+import { SideImages } from "./side-images";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
 const SKIPPED_TYPES = new Set(["Material", "Shader", "NodeGraph"]); // read through the material pass
@@ -47,6 +51,7 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
   const warnings: string[] = [];
   const warn = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
   const scene: InterchangeScene = { nodes: [], meshes: [], materials: [], animations: [] };
+  const images = new SideImages(files, scene, warn, "usd");
   // USD's fallbacks are centimetres and Y up; a Z-up stage is turned upright like a parent rotation.
   const mpu = num(layer.metadata.metersPerUnit, 0.01);
   const tcps = num(layer.metadata.timeCodesPerSecond, 24);
@@ -64,25 +69,42 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const shader = (target && prims.get(target)) || p.children.find((c) => c.properties.get("info:id")?.value === "UsdPreviewSurface");
     if (!shader) warn(`usd: material "${nameOf(p)}" has no UsdPreviewSurface; default values used`);
     const get = (name: string) => (shader ? input(shader, name) : undefined);
-    for (const name of ["diffuseColor", "opacity", "metallic", "roughness", "normal", "emissiveColor", "occlusion"]) if (get(name)?.connect) warn(`usd: material "${nameOf(p)}": texture on ${name} dropped`);
-    if (vec(get("emissiveColor")?.value)?.some((c) => c !== 0)) warn(`usd: material "${nameOf(p)}": emissive colour dropped`);
     const c = vec(get("diffuseColor")?.value) ?? [0.18, 0.18, 0.18];
-    materialByPath.set(p.path, scene.materials.push({ name: nameOf(p), color: [c[0], c[1], c[2], num(get("opacity")?.value, 1)], metallic: num(get("metallic")?.value, 0), roughness: num(get("roughness")?.value, 0.5) }) - 1);
+    const material: InterchangeMaterial = { name: nameOf(p), color: [c[0], c[1], c[2], num(get("opacity")?.value, 1)], metallic: num(get("metallic")?.value, 0), roughness: num(get("roughness")?.value, 0.5) };
+    const textures = shader && readTextures(shader, prims, material.name, images, warn);
+    if (textures) material.textures = textures;
+    const emissive = vec(get("emissiveColor")?.value);
+    if (emissive?.some((v) => v !== 0)) material.emissive = [emissive[0], emissive[1], emissive[2]];
+    const cutoff = num(get("opacityThreshold")?.value, 0);
+    if (cutoff > 0) Object.assign(material, { alphaMode: "MASK", alphaCutoff: cutoff });
+    if ((p.metadata.customData as UsdDict | undefined)?.kilnDoubleSided) material.doubleSided = true;
+    materialByPath.set(p.path, scene.materials.push(material) - 1);
   }
 
-  const meshByKilnIndex = new Map<number, number>();
+  const meshByKilnIndex = new Map<number, ReturnType<typeof readMesh>>();
   const attachMesh = (p: UsdPrim, node: InterchangeNode) => {
     const shared = (p.metadata.customData as UsdDict | undefined)?.kilnMesh;
-    if (typeof shared === "number" && meshByKilnIndex.has(shared)) node.mesh = meshByKilnIndex.get(shared);
-    else node.mesh = readMesh(p, nameOf(p), mpu, warn, scene);
-    if (typeof shared === "number") meshByKilnIndex.set(shared, node.mesh!);
+    const read = typeof shared === "number" && meshByKilnIndex.has(shared) ? meshByKilnIndex.get(shared)! : readMesh(p, nameOf(p), mpu, warn, scene);
+    node.mesh = read.mesh;
+    if (typeof shared === "number") meshByKilnIndex.set(shared, read);
     const binding = p.properties.get("material:binding")?.value;
-    const path = (Array.isArray(binding) ? (binding[0] as UsdPath) : (binding as UsdPath | undefined))?.path;
-    if (path !== undefined) {
+    const own = (Array.isArray(binding) ? (binding[0] as UsdPath) : (binding as UsdPath | undefined))?.path;
+    const material = (path: string | undefined) => {
+      if (path === undefined) return undefined;
       const m = materialByPath.get(path);
       if (m === undefined) warn(`usd: mesh "${nameOf(p)}": bound material ${path} not found`);
-      else node.material = m;
+      return m;
+    };
+    // A subset without a binding of its own shows the mesh's material, as USD resolves bindings.
+    // A mesh shared by several nodes is read once; each node's prim binds its own materials.
+    const bindings = subsetBindings(p);
+    const slots = read.slots?.map((s, k) => material((shared === undefined ? s : bindings[k]) ?? own));
+    if (scene.meshes[read.mesh].groups) node.materials = slots!.map((m) => m ?? null);
+    else {
+      const m = slots ? slots[0] : material(own);
+      if (m !== undefined) node.material = m;
     }
+    if (read.doubleSided) for (const m of [node.material, ...(node.materials ?? [])]) if (m !== undefined && m !== null) scene.materials[m].doubleSided = true;
   };
   const attachLight = (p: UsdPrim, node: InterchangeNode) => {
     if (p.type !== "DistantLight" && p.type !== "SphereLight") return warn(`usd: ${p.type} "${nameOf(p)}" dropped`);
@@ -107,7 +129,7 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
 
   const visit = (p: UsdPrim, parent: number | null) => {
     if (p.specifier !== "def") return warn(`usd: ${p.specifier} prim ${p.path} ignored`);
-    if (p.type === "GeomSubset") return warn(`usd: face subset "${nameOf(p)}" dropped (per-face materials are not carried)`);
+    if (p.type === "GeomSubset") return warn(`usd: face subset "${nameOf(p)}" outside a mesh dropped`);
     if (SKIPPED_TYPES.has(p.type)) return;
     for (const arc of ["references", "payload", "inherits", "specializes", "variantSets"]) if (arc in p.metadata) warn(`usd: prim "${nameOf(p)}": ${arc} not followed`);
     if (p.type === "Scope") return p.children.forEach((c) => visit(c, parent)); // grouping only, no transform
@@ -115,7 +137,9 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const ops = (p.properties.get("xformOpOrder")?.value as string[] | undefined) ?? [];
     const parentNode = parent === null ? undefined : scene.nodes[parent];
     // An untransformed leaf mesh/light/camera under a node is that node's attachment (our layout, Blender's too).
-    if (attachable && parentNode && ops.length === 0 && p.children.length === 0 && parentNode[kindOf(p)] === undefined) return attach(p, parentNode);
+    // A mesh's GeomSubsets are part of the mesh.
+    const leaf = p.children.every((c) => p.type === "Mesh" && c.type === "GeomSubset");
+    if (attachable && parentNode && ops.length === 0 && leaf && parentNode[kindOf(p)] === undefined) return attach(p, parentNode);
     if (!attachable && p.type !== "Xform" && p.type !== "" && p.type !== "SkelRoot") warn(`usd: ${p.type} prim "${nameOf(p)}" read as an empty node`);
     const m = new Matrix4();
     const animated: { op: string; prop: UsdProperty }[] = [];
@@ -138,7 +162,7 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const self = scene.nodes.push(node) - 1;
     if (attachable) attach(p, node);
     readAnimation(self, p, ops, animated, tcps, mpu, parent === null ? rootTurn : null, warn, scene);
-    p.children.forEach((c) => visit(c, self));
+    p.children.forEach((c) => p.type !== "Mesh" || c.type !== "GeomSubset" ? visit(c, self) : undefined);
   };
   // Our files (and many others) wrap everything in one untransformed root prim marked kilnSceneRoot.
   const top = layer.prims.length === 1 && (layer.prims[0].metadata.customData as UsdDict | undefined)?.kilnSceneRoot ? layer.prims[0].children : layer.prims;
@@ -163,67 +187,4 @@ function readAnimation(node: number, p: UsdPrim, ops: string[], animated: { op: 
     if (op === "xformOp:scale") a.scales = values.map((v) => [v[0], v[1], v[2]]);
   }
   scene.animations.push(...groups.values());
-}
-
-/** Builds an interchange mesh from a Mesh prim: triangulates, resolves normal interpolation, scales to metres. */
-function readMesh(p: UsdPrim, name: string, mpu: number, warn: (m: string) => void, scene: InterchangeScene): number {
-  const points = (vec(p.properties.get("points")?.value) ?? []).map((v) => v * mpu);
-  const counts = vec(p.properties.get("faceVertexCounts")?.value) ?? [];
-  const corners = vec(p.properties.get("faceVertexIndices")?.value) ?? [];
-  const normalProp = p.properties.get("normals") ?? p.properties.get("primvars:normals");
-  const normalIdx = vec((p.properties.get("normals:indices") ?? p.properties.get("primvars:normals:indices"))?.value);
-  const interp = String(normalProp?.metadata.interpolation ?? "vertex");
-  const rawNormals = vec(normalProp?.value);
-  checkMeshCounts(name, points, counts, corners, rawNormals, normalIdx, interp);
-  const normals = rawNormals && normalIdx ? normalIdx.flatMap((i) => rawNormals.slice(i * 3, i * 3 + 3)) : rawNormals;
-  for (const key of p.properties.keys()) if (key.startsWith("primvars:") && !key.startsWith("primvars:normals")) warn(`usd: mesh "${name}": ${key} dropped`);
-  if (String(p.properties.get("subdivisionScheme")?.value ?? "catmullClark") !== "none") warn(`usd: mesh "${name}": subdivision surface read as its control cage`);
-  if (counts.some((c) => c > 3)) warn(`usd: mesh "${name}": polygons triangulated as fans`);
-  const flip = p.properties.get("orientation")?.value === "leftHanded";
-  // Per-point normals keep the index buffer; face-varying/uniform ones give every corner its own vertex.
-  const perPoint = normals && (interp === "vertex" || interp === "varying");
-  const pos: number[] = perPoint || !normals ? points : [];
-  const nor: number[] = perPoint ? normals! : [];
-  const idx: number[] = [];
-  let corner = 0;
-  counts.forEach((count, face) => {
-    const vertexOf = (k: number) => {
-      if (perPoint || !normals) return corners[corner + k];
-      const src = interp === "faceVarying" ? (corner + k) * 3 : interp === "uniform" ? face * 3 : 0;
-      pos.push(...points.slice(corners[corner + k] * 3, corners[corner + k] * 3 + 3));
-      nor.push(normals[src], normals[src + 1], normals[src + 2]);
-      return pos.length / 3 - 1;
-    };
-    const v = Array.from({ length: count }, (_, k) => vertexOf(k));
-    for (let k = 1; k + 1 < count; k++) idx.push(v[0], flip ? v[k + 1] : v[k], flip ? v[k] : v[k + 1]);
-    corner += count;
-  });
-  const positions = Float32Array.from(pos);
-  const indices = Uint32Array.from(idx);
-  if (!normals) warn(`usd: mesh "${name}": had no normals; smooth normals computed`);
-  return scene.meshes.push({ name, positions, indices, normals: normals ? Float32Array.from(nor) : computeNormals(positions, indices) }) - 1;
-}
-
-const isIndex = (v: number, below: number) => Number.isInteger(v) && v >= 0 && v < below;
-
-/**
- * The counts a Mesh prim declares against the arrays it holds, before anything is allocated from
- * them: `faceVertexCounts = [2000000000]` with three indices must be refused, not triangulated.
- */
-function checkMeshCounts(name: string, points: Vec, counts: Vec, corners: Vec, normals: Vec | undefined, normalIdx: Vec | undefined, interp: string): void {
-  const mesh = `usd: mesh "${name}"`;
-  budget(points.length % 3 === 0, `${mesh}: points do not come in triples`);
-  let total = 0;
-  for (const c of counts) {
-    budget(Number.isInteger(c) && c >= 0, `${mesh}: faceVertexCounts holds ${c}, not a vertex count`);
-    total += c;
-  }
-  budget(total === corners.length, `${mesh}: faceVertexCounts adds up to ${total} corners but faceVertexIndices holds ${corners.length}`);
-  const vertices = points.length / 3;
-  for (const i of corners) budget(isIndex(i, vertices), `${mesh}: faceVertexIndices refers to point ${i} of ${vertices}`);
-  if (!normals) return;
-  const available = normalIdx ? normalIdx.length : normals.length / 3;
-  if (normalIdx) for (const i of normalIdx) budget(isIndex(i, normals.length / 3), `${mesh}: normal indices refer to normal ${i} of ${normals.length / 3}`);
-  const needed = interp === "faceVarying" ? corners.length : interp === "uniform" ? counts.length : interp === "constant" ? 1 : vertices;
-  budget(available >= needed, `${mesh}: ${interp} normals need ${needed} values but the file holds ${available}`);
 }

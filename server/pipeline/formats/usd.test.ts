@@ -98,7 +98,9 @@ def Xform "Plane"
 }
 `;
     const dec = await decodeText(usda);
-    expect(dec.warnings).toEqual(['usd: mesh "Plane": primvars:st dropped', 'usd: mesh "Plane": polygons triangulated as fans']);
+    expect(dec.warnings).toEqual(['usd: mesh "Plane": polygons triangulated as fans']);
+    // faceVarying UVs are read per corner, V flipped to glTF's top-left origin.
+    expect(Array.from(dec.scene.meshes[0].uvs![0])).toEqual([0, 1, 1, 1, 1, 0, 0, 0]);
     const [node] = dec.scene.nodes;
     // 1 m along file +X stays +X after the Z-up → Y-up turn.
     expect(node.translation.map((v) => +v.toFixed(9))).toEqual([1, 0, 0]);

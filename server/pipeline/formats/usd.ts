@@ -6,16 +6,22 @@
  * Layout (the reader in usd-read.ts parses exactly this, plus common variants):
  *   /<Base>                Xform, defaultPrim, customData.kilnSceneRoot
  *     <node>               Xform per node: translate (double3), orient (quatf), scale (float3)
- *       <mesh>             Mesh attachment: points, normals (vertex), triangles, material:binding
+ *       <mesh>             Mesh attachment: points, normals (vertex), triangles, material:binding,
+ *                          primvars:st/st1 (texCoord2f, vertex, V up), primvars:displayColor and
+ *                          displayOpacity (vertex colours, linear), doubleSided
+ *         slot_<k>         GeomSubset per material slot (familyName materialBind), material:binding
  *       Light              DistantLight / SphereLight (treatAsPoint; ShapingAPI cone for spots)
  *       Camera             Camera (16:9 apertures, focalLength from the vertical field of view)
  *       <child nodes>
- *     Materials            Scope of UsdPreviewSurface materials
+ *     Materials            Scope of UsdPreviewSurface materials (usd-shading.ts), texture images
+ *                          written beside the .usda
  * Prim names must be identifiers, so names are sanitised and the original kept in
  * customData.kilnName whenever it differs. Animation is time-sampled xformOps.
  */
 import { formatFloat as f } from "./text";
-import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeScene } from "./interchange";
+import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeMesh, type InterchangeScene } from "./interchange";
+import { imageFileNames } from "./side-images";
+import { materialLines } from "./usd-shading";
 
 /** Time codes per second written to the layer; key times are seconds × this. */
 export const USD_TIME_CODES_PER_SECOND = 24;
@@ -40,6 +46,37 @@ const tuple = (v: ArrayLike<number>) => `(${Array.from(v, f).join(", ")})`;
 /** USD quaternions are written real part first: (w, x, y, z). */
 const quat = (q: ArrayLike<number>) => tuple([q[3], q[0], q[1], q[2]]);
 
+/** `[(u, 1 - v), …]`: USD's UV origin is bottom left, the interchange model's top left. */
+function uvArray(a: Float32Array): string {
+  const parts: string[] = new Array(a.length / 2);
+  for (let i = 0; i < a.length; i += 2) parts[i / 2] = `(${f(a[i])}, ${f(1 - a[i + 1])})`;
+  return `[${parts.join(", ")}]`;
+}
+
+/** Vertex colours: RGB triples, and the alphas when any is not 1. */
+function colorArrays(a: Float32Array): { rgb: string; alpha?: string } {
+  const rgb: string[] = new Array(a.length / 4), alpha: string[] = new Array(a.length / 4);
+  let opaque = true;
+  for (let i = 0; i < a.length; i += 4) {
+    rgb[i / 4] = `(${f(a[i])}, ${f(a[i + 1])}, ${f(a[i + 2])})`;
+    alpha[i / 4] = f(a[i + 3]);
+    if (a[i + 3] !== 1) opaque = false;
+  }
+  return { rgb: `[${rgb.join(", ")}]`, ...(opaque ? {} : { alpha: `[${alpha.join(", ")}]` }) };
+}
+
+/** Primvar lines of a mesh: UV sets and vertex colours, all per vertex as the interchange model holds them. */
+function primvarLines(m: InterchangeMesh, q: string): string[] {
+  const vertex = ` (\n${q}    interpolation = "vertex"\n${q})`;
+  const out = (m.uvs ?? []).map((uv, k) => `${q}texCoord2f[] primvars:${k ? "st1" : "st"} = ${uvArray(uv)}${vertex}`);
+  if (m.colors) {
+    const { rgb, alpha } = colorArrays(m.colors);
+    out.push(`${q}color3f[] primvars:displayColor = ${rgb}${vertex}`);
+    if (alpha) out.push(`${q}float[] primvars:displayOpacity = ${alpha}${vertex}`);
+  }
+  return out;
+}
+
 function vec3Array(a: Float32Array): string {
   const parts: string[] = new Array(a.length / 3);
   for (let i = 0; i < a.length; i += 3) parts[i / 3] = `(${f(a[i])}, ${f(a[i + 1])}, ${f(a[i + 2])})`;
@@ -61,6 +98,8 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
   const nameData = (name: string, id: string) => (name === id ? [] : [`string kilnName = ${usdString(name)}`]);
 
   const materialIds = uniqueNames(scene.materials.map((m) => usdIdentifier(m.name)));
+  const imageFiles = imageFileNames(scene, baseName.replace(/[^A-Za-z0-9._-]/g, "_"));
+  const usedImages = new Set(scene.materials.flatMap((m) => Object.values(m.textures ?? {}).map((t) => t.image)));
   const materialPath = (k: number) => `/${rootName}/Materials/${materialIds[k]}`;
   const meshUsers = scene.meshes.map((_, k) => scene.nodes.filter((n) => n.mesh === k).length);
 
@@ -105,7 +144,11 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       const m = scene.meshes[n.mesh];
       const id = ids[next++];
       const data = [...nameData(m.name, id), ...(meshUsers[n.mesh] > 1 ? [`int kilnMesh = ${n.mesh}`] : [])];
-      const api = n.material !== undefined ? ['prepend apiSchemas = ["MaterialBindingAPI"]'] : [];
+      const slots = m.groups ? (n.materials ?? []) : [n.material];
+      // The mesh's own binding is what subsets without one show (USD's rule), so a mesh with an
+      // empty slot has none: the first slot's material would fill the empty one.
+      const bound = slots.some((k) => k === undefined || k === null) ? undefined : slots[0] ?? undefined;
+      const api = bound !== undefined ? ['prepend apiSchemas = ["MaterialBindingAPI"]'] : [];
       out.push("", `${p}def Mesh "${id}"${meta(p, data, api)}`, `${p}{`);
       const q = p + "    ";
       const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -115,10 +158,27 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       out.push(`${q}int[] faceVertexIndices = [${m.indices.join(", ")}]`);
       out.push(`${q}point3f[] points = ${vec3Array(m.positions)}`);
       out.push(`${q}normal3f[] normals = ${vec3Array(m.normals)} (\n${q}    interpolation = "vertex"\n${q})`);
+      out.push(...primvarLines(m, q));
+      // USD's doubleSided is the mesh's; it is set when every material on the mesh is double-sided
+      // (each material also keeps its own flag in customData for the round trip).
+      const used = slots.filter((k): k is number => k !== undefined && k !== null);
+      if (used.length && used.every((k) => scene.materials[k].doubleSided)) out.push(`${q}uniform bool doubleSided = 1`);
       out.push(`${q}uniform token orientation = "rightHanded"`);
       // The schema default is catmullClark: without this, USD tools would smooth our triangles.
       out.push(`${q}uniform token subdivisionScheme = "none"`);
-      if (n.material !== undefined) out.push(`${q}rel material:binding = <${materialPath(n.material)}>`);
+      if (bound !== undefined) out.push(`${q}rel material:binding = <${materialPath(bound)}>`);
+      if (m.groups) {
+        out.push(`${q}uniform token subsetFamily:materialBind:familyType = "partition"`);
+        m.groups.forEach((g, k) => {
+          const faces = Array.from({ length: g.count / 3 }, (_, t) => g.start / 3 + t);
+          const material = slots[k];
+          const bind = material !== undefined && material !== null;
+          out.push("", `${q}def GeomSubset "slot_${k}"${bind ? ` (\n${q}    prepend apiSchemas = ["MaterialBindingAPI"]\n${q})` : ""}`, `${q}{`);
+          out.push(`${q}    uniform token elementType = "face"`, `${q}    uniform token familyName = "materialBind"`, `${q}    int[] indices = [${faces.join(", ")}]`);
+          if (bind) out.push(`${q}    rel material:binding = <${materialPath(material)}>`);
+          out.push(`${q}}`);
+        });
+      }
       out.push(`${p}}`);
     }
     if (n.light) {
@@ -159,13 +219,11 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
   out.push("", '    def Scope "Materials"', "    {");
   scene.materials.forEach((m, k) => {
     const id = materialIds[k];
-    out.push(`        def Material "${id}"${meta("        ", nameData(m.name, id))}`, "        {");
-    out.push(`            token outputs:surface.connect = <${materialPath(k)}/PreviewSurface.outputs:surface>`);
-    out.push("            def Shader \"PreviewSurface\"", "            {", '                uniform token info:id = "UsdPreviewSurface"');
-    out.push(`                color3f inputs:diffuseColor = ${tuple(m.color.slice(0, 3))}`, `                float inputs:opacity = ${f(m.color[3])}`);
-    out.push(`                float inputs:metallic = ${f(m.metallic)}`, `                float inputs:roughness = ${f(m.roughness)}`);
-    out.push("                token outputs:surface", "            }", "        }");
+    const data = [...nameData(m.name, id), ...(m.doubleSided ? ["bool kilnDoubleSided = 1"] : [])];
+    out.push(`        def Material "${id}"${meta("        ", data)}`, "        {");
+    out.push(...materialLines(m, materialPath(k), "        ", imageFiles, (msg) => warnings.push(msg)), "        }");
   });
   out.push("    }", "}", "");
-  return { files: [{ name: `${baseName}.usda`, bytes: new TextEncoder().encode(out.join("\n")) }], warnings };
+  const images = (scene.images ?? []).flatMap((img, k) => (usedImages.has(k) ? [{ name: imageFiles[k], bytes: img.bytes }] : []));
+  return { files: [{ name: `${baseName}.usda`, bytes: new TextEncoder().encode(out.join("\n")) }, ...images], warnings };
 }

@@ -15,6 +15,7 @@ import { exportFound, type ExportOptions, type ExportResult } from "../export-sc
 import { decode, encode, type TransferFormat } from "../formats";
 import { unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
+import { MTL_TEXTURE_KEYS, parseMapLine } from "../formats/mtl";
 
 /** Read, decode and plan: `files` are absolute paths, the first the main file; side files are found by `names`. */
 export interface DecodeTask {
@@ -45,8 +46,11 @@ export type EncodeOutput =
   /** Writing failed (the file system's error): the transfer records it at its own stage. */
   | { writeError: string };
 
-/** The side-file names a main file references (an OBJ's material libraries, a .gltf's buffers and images). */
-export interface ScanTask { kind: "scan"; format: TransferFormat; main: string }
+/**
+ * The side-file names a main file references: an OBJ's material libraries (with `library`, the
+ * texture images an MTL names), a .gltf's buffers and images, a USDA's asset paths (textures).
+ */
+export interface ScanTask { kind: "scan"; format: TransferFormat; main: string; library?: boolean }
 
 export type CodecTask = DecodeTask | EncodeTask | ScanTask;
 export type CodecOutput<T extends CodecTask> = T extends DecodeTask ? DecodeOutput : T extends EncodeTask ? EncodeOutput : string[];
@@ -101,9 +105,35 @@ function objLibraries(bytes: Uint8Array): string[] {
   return out;
 }
 
+/** The files an MTL's texture statements name, those the reader uses (the file name ends the line, after any options). */
+function mtlImages(text: string): string[] {
+  return text.split(/\r?\n/).flatMap((raw) => {
+    const line = raw.trim();
+    const key = line.split(/\s+/, 1)[0].toLowerCase();
+    if (!MTL_TEXTURE_KEYS.has(key)) return [];
+    const { file } = parseMapLine(line.slice(key.length));
+    return file ? [file] : [];
+  });
+}
+
+/** `@path@` values of a USDA's `asset` attributes, read from the bytes line by line. */
+function usdAssets(bytes: Uint8Array): string[] {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: string[] = [];
+  for (let at = buf.indexOf("asset"); at >= 0; at = buf.indexOf("asset", at + 5)) {
+    const end = buf.indexOf(10, at);
+    const line = buf.subarray(at, end < 0 ? buf.length : end).toString("utf8");
+    const m = /^asset\s+[^=@]*=\s*@([^@]+)@/.exec(line);
+    if (m) out.push(m[1]);
+  }
+  return out;
+}
+
 async function runScan(task: ScanTask): Promise<string[]> {
   const bytes = new Uint8Array(await readFile(task.main));
+  if (task.format === "obj" && task.library) return mtlImages(new TextDecoder().decode(bytes));
   if (task.format === "obj") return objLibraries(bytes);
+  if (task.format === "usd") return usdAssets(bytes);
   if (task.format === "gltf" && task.main.toLowerCase().endsWith(".gltf")) {
     try {
       const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: { uri?: unknown }[]; images?: { uri?: unknown }[] };
