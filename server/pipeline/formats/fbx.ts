@@ -31,9 +31,10 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { child, childrenNamed, readFbxBinary, text, writeFbxBinary } from "./fbx-binary";
-import { numbers, setGeometry } from "./fbx-geometry";
-import { CAMERA_FIX, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
+import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary } from "./fbx-binary";
+import { numbers, objectName, setGeometry } from "./fbx-geometry";
+import { writeTextures } from "./fbx-textures";
+import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
   meaninglessLightFieldWarnings,
@@ -44,6 +45,9 @@ import {
   type InterchangeLight,
   type InterchangeScene,
 } from "./interchange";
+
+/** Delimits the index tag material names carry through the exporter (see finishFile). */
+const MATERIAL_TAG = "\u0002";
 
 /** Far planes beyond this are written as this: FBX has no infinite far plane. */
 const MAX_FAR = 1e9;
@@ -99,11 +103,18 @@ function compatibleEulerCurves(plan: unknown): void {
     }
 }
 
+/** Blender's look for an empty slot: grey 0.8 (linear), roughness 0.5. */
+function emptySlotMaterial(name: string): MeshStandardMaterial {
+  const m = new MeshStandardMaterial({ name, roughness: 0.5, metalness: 0 });
+  m.color.setRGB(0.8, 0.8, 0.8);
+  return m;
+}
+
 /** Writes `<baseName>.fbx` (binary FBX 7.4, metres, Y up). */
 export async function encodeFbx(scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
   validateScene(scene);
   const warnings = [...unusedMeshWarnings(scene, "fbx"), ...meaninglessLightFieldWarnings(scene, "fbx")];
-  const used = new Set(scene.nodes.map((n) => n.material));
+  const used = new Set(scene.nodes.flatMap((n) => [n.material, ...(n.materials ?? [])]));
   scene.materials.forEach((m, k) => used.has(k) || warnings.push(`fbx: unused material "${m.name}" dropped`));
 
   // FBXLoader binds animation tracks by sanitised model name, so those must be unique once
@@ -124,11 +135,28 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     g.name = m.name;
     return g;
   });
-  const materials = scene.materials.map((m) => {
-    const mat = new MeshStandardMaterial({ name: m.name, metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
+  // Names carry a tag (the material's index) through the exporter, so finishFile can tell which
+  // FBX Material object is which; it restores the names.
+  const materials = scene.materials.map((m, k) => {
+    const mat = new MeshStandardMaterial({ name: `${MATERIAL_TAG}${k}${MATERIAL_TAG}${m.name}`, metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
     mat.color.setRGB(m.color[0], m.color[1], m.color[2]);
+    if (m.emissive) mat.emissive.setRGB(...m.emissive);
     return mat;
   });
+  // Material slots: a model's materials, connected in slot order, are what a group's material
+  // index counts in; so each slot needs its own Material object. An empty slot gets one shared
+  // placeholder per slot position, a material used twice a copy (FBX connects an object once).
+  const emptySlots: MeshStandardMaterial[] = [];
+  const emptySlot = (k: number) => (emptySlots[k] ??= emptySlotMaterial(`${MATERIAL_TAG}e${MATERIAL_TAG}${FBX_EMPTY_SLOT}`));
+  const slotMaterials = (n: (typeof scene.nodes)[number], groups: number) =>
+    Array.from({ length: groups }, (_, k) => n.materials?.[k] ?? null).map((m, k, all) => {
+      if (m === null) return emptySlot(k);
+      if (all.indexOf(m) === k) return materials[m];
+      warnings.push(`fbx: material "${scene.materials[m].name}" of node "${n.name}" written once per slot it fills`);
+      const copy = materials[m].clone();
+      copy.name = materials[m].name;
+      return copy;
+    });
 
   // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
   // attachments move to identity child models (an FBX model holds one attribute).
@@ -149,7 +177,8 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
       return cam;
     };
     if (n.mesh !== undefined) {
-      obj = new Mesh(geometries[n.mesh], n.material === undefined ? [] : materials[n.material]);
+      const groups = scene.meshes[n.mesh].groups?.length;
+      obj = new Mesh(geometries[n.mesh], groups ? slotMaterials(n, groups) : n.material === undefined ? [] : materials[n.material]);
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
@@ -197,12 +226,25 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // FBX export default). The exporter's "Z" forward would declare -X right and mirror-turn imports.
   const options = { version: 7400, axisUp: "Y", axisForward: "-Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false } as const;
   const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().register(compatibleEulerCurves).parseSync(root, options));
-  return { files: [{ name: `${baseName}.fbx`, bytes: fillGeometry(bytes, scene) }], warnings };
+  return { files: [{ name: `${baseName}.fbx`, bytes: finishFile(bytes, scene, warnings) }], warnings };
 }
 
-/** The exporter's file with each placeholder Geometry node given its mesh's real arrays. */
-function fillGeometry(bytes: Uint8Array, scene: InterchangeScene): Uint8Array {
+/**
+ * The exporter's file with each placeholder Geometry node given its mesh's real arrays, material
+ * names untagged, and the materials' textures added.
+ */
+function finishFile(bytes: Uint8Array, scene: InterchangeScene, warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
+  const materialIds = new Map<number, bigint[]>();
+  for (const material of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Material")) {
+    const tagged = objectName(material), end = tagged.indexOf(MATERIAL_TAG, 1);
+    if (!tagged.startsWith(MATERIAL_TAG) || end < 0) throw new Error("fbx: exporter wrote a material Kiln did not tag");
+    const tag = tagged.slice(1, end), name = tagged.slice(end + 1);
+    material.properties[1] = stringProperty(`${name}\0\u0001Material`);
+    const id = material.properties[0];
+    if (tag !== "e" && id?.type === "L") materialIds.set(Number(tag), [...(materialIds.get(Number(tag)) ?? []), id.value]);
+  }
+  writeTextures(doc, scene, materialIds, warnings);
   const filled = new Set<number>();
   for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
     if (text(geometry.properties[2]) !== "Mesh") continue;

@@ -35,22 +35,40 @@ const CODECS: Record<TransferFormat, { encode: typeof encodeGltf; decode: typeof
  * the format could not carry. Throws if the scene is structurally invalid.
  */
 export async function encode(format: TransferFormat, scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
-  // Only glTF writes UVs, colours, slots, textures, skins and morph targets so far; the others
-  // write the mesh (first slot's material) and say what they left out.
+  // glTF writes all of issue 15's asset data; FBX what CARRIES lists; the others write the mesh
+  // (first slot's material). Each says what it left out.
   if (format === "gltf") return CODECS[format].encode(scene, baseName);
-  const result = await CODECS[format].encode(stripAssetData(scene), baseName);
-  return { ...result, warnings: [...assetDataWarnings(scene, format), ...result.warnings] };
+  const carries = CARRIES[format] ?? new Set<string>();
+  const result = await CODECS[format].encode(stripAssetData(scene, carries), baseName);
+  return { ...result, warnings: [...assetDataWarnings(scene, format, carries), ...result.warnings] };
 }
 
-/** The scene without issue 15's asset data, for writers that cannot carry it: slots collapse to the first material. */
-function stripAssetData(scene: InterchangeScene): InterchangeScene {
+/** The asset data (assetDataWarnings' names) each writer other than glTF's carries. */
+const CARRIES: Partial<Record<TransferFormat, ReadonlySet<string>>> = {
+  fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour"]),
+};
+
+/** The scene without the asset data a writer cannot carry: without slots, a node takes its first slot's material. */
+function stripAssetData(scene: InterchangeScene, carries: ReadonlySet<string>): InterchangeScene {
+  const slots = carries.has("material slots"), textures = carries.has("textures");
   return {
     nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras: _e, ...n }) => {
+      if (slots && materials) return { ...n, materials };
       const first = materials?.find((m) => m !== null);
       return first === undefined || first === null ? n : { ...n, material: first };
     }),
-    meshes: scene.meshes.map(({ name, positions, normals, indices }) => ({ name, positions, normals, indices })),
-    materials: scene.materials.map(({ name, color, metallic, roughness }) => ({ name, color, metallic, roughness })),
+    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups }) => ({
+      name, positions, normals, indices,
+      ...(uvs && carries.has("UV sets") ? { uvs } : {}),
+      ...(colors && carries.has("vertex colours") ? { colors } : {}),
+      ...(groups && slots ? { groups } : {}),
+    })),
+    materials: scene.materials.map(({ name, color, metallic, roughness, textures: t, emissive }) => ({
+      name, color, metallic, roughness,
+      ...(t && textures ? { textures: t } : {}),
+      ...(emissive && carries.has("emissive colour") ? { emissive } : {}),
+    })),
+    ...(textures && scene.images ? { images: scene.images } : {}),
     animations: scene.animations.flatMap(({ weights: _w, ...a }) => (a.translations || a.rotations || a.scales ? [a] : [])),
   };
 }

@@ -1,0 +1,230 @@
+/**
+ * FBX material textures, written and read on the node tree (fbx-binary.ts): a Texture object
+ * per material slot, connected OP to the material property it feeds, and a Video object per
+ * image with the image bytes embedded ("Content"), connected OO to its textures, as Blender's and
+ * the FBX SDK's "embed media" exports do. The exporter's own texture path needs decoded images
+ * (a canvas) and knows no UV sets, so Kiln writes these nodes itself.
+ *
+ * Slots and properties: baseColor → DiffuseColor, normal → NormalMap, emissive → EmissiveColor
+ * (what Blender, Maya and FBXLoader read), occlusion → "Maya|TEX_ao_map" (Maya's Stingray PBS
+ * name) and metallicRoughness → "Kiln|metallicRoughness" (FBX has no packed-channel slot; other
+ * tools ignore it, Kiln reads it back).
+ *
+ * KHR_texture_transform ↔ Texture Translation/Rotation/Scaling: as Blender's FBX importer and
+ * exporter read them (a Mapping node of type TEXTURE: uv' = diag(Scaling) · R(Rotation) ·
+ * (uv - Translation), Blender UV space, Rotation in radians), converted from glTF's the way
+ * Blender's glTF importer converts KHR_texture_transform. FBX's form cannot rotate a
+ * non-uniformly scaled texture; such a transform is written as the closest FBX one plus the exact
+ * values in a "Kiln|KHR_texture_transform" property, with a warning.
+ */
+import { child, childrenNamed, stringProperty, text, type FbxDocument, type FbxNode, type FbxProperty } from "./fbx-binary";
+import { objectName } from "./fbx-geometry";
+import { UV_SET_NAMES } from "./fbx-layers";
+import type { InterchangeImage, InterchangeScene, InterchangeTexture, TextureSlot } from "./interchange";
+
+/** FBX material property each texture slot connects to. */
+export const SLOT_PROPERTY: Record<TextureSlot, string> = {
+  baseColor: "DiffuseColor",
+  normal: "NormalMap",
+  emissive: "EmissiveColor",
+  occlusion: "Maya|TEX_ao_map",
+  metallicRoughness: "Kiln|metallicRoughness",
+};
+/** Properties other writers use for the same slots (Blender reads these too). */
+const READ_PROPERTY: Record<string, TextureSlot> = { ...Object.fromEntries(Object.entries(SLOT_PROPERTY).map(([s, p]) => [p, s as TextureSlot])), "3dsMax|maps|texmap_diffuse": "baseColor", Bump: "normal" };
+const EXACT = "Kiln|KHR_texture_transform";
+
+const node = (name: string, properties: FbxProperty[], children: FbxNode[] = []): FbxNode => ({ name, properties, children });
+const str = (name: string, value: string) => node(name, [stringProperty(value)]);
+const int = (value: number): FbxProperty => ({ type: "I", value });
+const id = (value: bigint): FbxProperty => ({ type: "L", value });
+const dbl = (value: number): FbxProperty => ({ type: "D", value });
+const p = (name: string, type: string, label: string, flags: string, values: FbxProperty[]) => node("P", [stringProperty(name), stringProperty(type), stringProperty(label), stringProperty(flags), ...values]);
+
+/** Blender's glTF importer: KHR_texture_transform → (location, rotation, scale) of a POINT mapping in Blender UV space. */
+function gltfToBlender(t: InterchangeTexture) {
+  const [ox, oy] = t.offset ?? [0, 0], [sx, sy] = t.scale ?? [1, 1], r = t.rotation ?? 0;
+  return { location: [ox + sy * Math.sin(r), 1 - oy - sy * Math.cos(r)], rotation: r, scale: [sx, sy] };
+}
+
+/** FBX Translation/Rotation(z)/Scaling for a texture transform, and whether they are exact. */
+export function fbxTextureTransform(t: InterchangeTexture): { translation: number[]; rotation: number; scaling: number[]; exact: boolean } {
+  const b = gltfToBlender(t);
+  const [sx, sy] = b.scale, r = b.rotation;
+  // diag(s)·R(r)·(uv - L) = R(r)·diag(s)·uv + location  ⇒  L = -R(-r)·(location ⊘ s), exact when r = 0 or sx = sy.
+  const lx = b.location[0] / (sx || 1), ly = b.location[1] / (sy || 1);
+  const c = Math.cos(r), s = Math.sin(r);
+  return { translation: [-(c * lx + s * ly), -(-s * lx + c * ly), 0], rotation: r, scaling: [sx, sy, 1], exact: r === 0 || sx === sy };
+}
+
+/** The texture transform an FBX texture's Translation/Rotation(z)/Scaling describe, glTF style (absent parts left out). */
+export function gltfTextureTransform(translation: number[], rotation: number, scaling: number[]): Pick<InterchangeTexture, "offset" | "scale" | "rotation"> {
+  const [sx, sy] = scaling, c = Math.cos(rotation), s = Math.sin(rotation);
+  // Point form: uv' = diag(s)·R(r)·uv - diag(s)·R(r)·L; its constant part is Blender's location.
+  const rx = c * translation[0] - s * translation[1], ry = s * translation[0] + c * translation[1];
+  const location = [-sx * rx, -sy * ry];
+  const out: Pick<InterchangeTexture, "offset" | "scale" | "rotation"> = {};
+  const offset: [number, number] = [location[0] - sy * Math.sin(rotation), 1 - location[1] - sy * Math.cos(rotation)];
+  if (offset[0] !== 0 || offset[1] !== 0) out.offset = offset;
+  if (sx !== 1 || sy !== 1) out.scale = [sx, sy];
+  if (rotation !== 0) out.rotation = rotation;
+  return out;
+}
+
+/**
+ * Adds the Texture and Video objects of every material's textures to a written file.
+ * `materialIds` gives, per interchange material, the ids of the FBX Material objects written for
+ * it (several when a model needs it in two slots).
+ */
+export function writeTextures(doc: FbxDocument, scene: InterchangeScene, materialIds: Map<number, bigint[]>, warnings: string[]): void {
+  const objects = doc.nodes.find((n) => n.name === "Objects"), connections = doc.nodes.find((n) => n.name === "Connections");
+  if (!objects || !connections) throw new Error("fbx: exporter wrote no Objects or Connections");
+  const used = new Set(objects.children.map((n) => n.properties[0]?.value));
+  let next = 0x4b494c4e00000000n; // "KILN" in the high bits; skipped past any id already present
+  const fresh = () => {
+    while (used.has(next)) next++;
+    used.add(next);
+    return next++;
+  };
+  const videos = new Map<number, bigint>();
+  let textureCount = 0;
+  const fileName = (img: InterchangeImage) => `${img.name.replace(/[^\w.-]+/g, "_") || "image"}.${img.mimeType === "image/png" ? "png" : "jpg"}`;
+  scene.materials.forEach((m, k) => {
+    const ids = materialIds.get(k);
+    if (!ids) return;
+    for (const [slot, t] of Object.entries(m.textures ?? {}) as [TextureSlot, InterchangeTexture][]) {
+      const img = scene.images![t.image];
+      let video = videos.get(t.image);
+      if (video === undefined) {
+        videos.set(t.image, (video = fresh()));
+        objects.children.push(node("Video", [id(video), stringProperty(`${img.name}\0\u0001Video`), stringProperty("Clip")], [
+          str("Type", "Clip"),
+          node("Properties70", [], [p("Path", "KString", "XRefUrl", "", [stringProperty(fileName(img))])]),
+          node("UseMipMap", [int(0)]),
+          str("Filename", fileName(img)),
+          str("RelativeFilename", fileName(img)),
+          node("Content", [{ type: "R", value: img.bytes }]),
+        ]));
+      }
+      const tf = fbxTextureTransform(t);
+      if (!tf.exact) warnings.push(`fbx: ${slot} texture transform of material "${m.name}" approximated (FBX cannot rotate a non-uniformly scaled texture); exact values kept for Kiln`);
+      const texture = fresh();
+      textureCount++;
+      const name = `${m.name}_${slot}`;
+      objects.children.push(node("Texture", [id(texture), stringProperty(`${name}\0\u0001Texture`), stringProperty("")], [
+        str("Type", "TextureVideoClip"),
+        node("Version", [int(202)]),
+        str("TextureName", `${name}\0\u0001Texture`),
+        node("Properties70", [], [
+          p("CurrentTextureBlendMode", "enum", "", "", [int(0)]),
+          p("UVSet", "KString", "", "", [stringProperty(UV_SET_NAMES[t.uv])]),
+          p("UseMaterial", "bool", "", "", [int(1)]),
+          p("Translation", "Vector", "", "A", tf.translation.map(dbl)),
+          p("Rotation", "Vector", "", "A", [dbl(0), dbl(0), dbl(tf.rotation)]),
+          p("Scaling", "Vector", "", "A", tf.scaling.map(dbl)),
+          ...(tf.exact ? [] : [p(EXACT, "KString", "", "U", [stringProperty(JSON.stringify({ offset: t.offset, scale: t.scale, rotation: t.rotation }))])]),
+        ]),
+        str("Media", `${img.name}\0\u0001Video`),
+        str("FileName", fileName(img)),
+        str("RelativeFilename", fileName(img)),
+        node("ModelUVTranslation", [dbl(0), dbl(0)]),
+        node("ModelUVScaling", [dbl(1), dbl(1)]),
+        str("Texture_Alpha_Source", "None"),
+        node("Cropping", [int(0), int(0), int(0), int(0)]),
+      ]));
+      connections.children.push(node("C", [stringProperty("OO"), id(video), id(texture)]));
+      for (const material of ids) connections.children.push(node("C", [stringProperty("OP"), id(texture), id(material), stringProperty(SLOT_PROPERTY[slot])]));
+    }
+  });
+  const definitions = doc.nodes.find((n) => n.name === "Definitions");
+  if (definitions && textureCount) {
+    for (const [type, count] of [["Texture", textureCount], ["Video", videos.size]] as const)
+      definitions.children.push(node("ObjectType", [stringProperty(type)], [node("Count", [int(count)])]));
+    const total = child(definitions, "Count");
+    if (total?.properties[0]?.type === "I") total.properties[0] = int(total.properties[0].value + 2);
+  }
+}
+
+/** A texture as read: its slot's property, image (Video id), UV set name and transform. */
+export interface ReadTexture {
+  slot: TextureSlot;
+  video: bigint;
+  uvSet: string;
+  transform: Pick<InterchangeTexture, "offset" | "scale" | "rotation">;
+}
+
+const mimeOf = (b: Uint8Array): InterchangeImage["mimeType"] | undefined =>
+  b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 ? "image/png" : b[0] === 0xff && b[1] === 0xd8 ? "image/jpeg" : undefined;
+
+/**
+ * Takes the textures out of a file's tree: per Material id, its textures (those Kiln has a slot
+ * for, with embedded PNG or JPEG bytes), plus the images by Video id. Texture and Video objects
+ * and their connections are removed from the tree (FBXLoader would try to load them). Everything
+ * else is reported through `warn`.
+ */
+export function takeTextures(doc: FbxDocument, warn: (m: string) => void) {
+  const objects = doc.nodes.find((n) => n.name === "Objects"), connections = doc.nodes.find((n) => n.name === "Connections");
+  const key = (q: FbxProperty | undefined) => (q?.type === "L" ? q.value : BigInt(Number(q?.value ?? -1)));
+  const textures = new Map<bigint, FbxNode>(), videos = new Map<bigint, FbxNode>(), materials = new Map<bigint, FbxNode>();
+  for (const n of objects?.children ?? []) {
+    if (n.name === "Texture") textures.set(key(n.properties[0]), n);
+    if (n.name === "Video") videos.set(key(n.properties[0]), n);
+    if (n.name === "Material") materials.set(key(n.properties[0]), n);
+  }
+  const images = new Map<bigint, InterchangeImage>();
+  const byMaterial = new Map<bigint, ReadTexture[]>();
+  if (!textures.size) return { byMaterial, images };
+  const links = childrenNamed(connections, "C");
+  const videoOf = new Map<bigint, bigint>();
+  for (const c of links) if (text(c.properties[0]) === "OO" && videos.has(key(c.properties[1])) && textures.has(key(c.properties[2]))) videoOf.set(key(c.properties[2]), key(c.properties[1]));
+  for (const c of links) {
+    const from = key(c.properties[1]), to = key(c.properties[2]);
+    const tex = textures.get(from), mat = materials.get(to);
+    if (text(c.properties[0]) !== "OP" || !tex || !mat) continue;
+    const property = text(c.properties[3]), slot = READ_PROPERTY[property];
+    const what = `texture "${objectName(tex)}" of material "${objectName(mat)}"`;
+    if (!slot) {
+      warn(`fbx: ${what} (${property}) dropped: Kiln has no such slot`);
+      continue;
+    }
+    const video = videoOf.get(from);
+    const bytes = video === undefined ? undefined : child(videos.get(video), "Content")?.properties[0];
+    const data = bytes && (bytes.type === "R" || bytes.type === "S") ? bytes.value : undefined;
+    const mimeType = data && mimeOf(data);
+    if (!data?.length || !mimeType) {
+      warn(`fbx: ${what} dropped: ${data?.length ? "its image is neither PNG nor JPEG" : "its image is not embedded"}`);
+      continue;
+    }
+    if (!images.has(video!)) images.set(video!, { name: objectName(videos.get(video!)!) || "image", mimeType, bytes: data });
+    const prop = (name: string) => childrenNamed(child(tex, "Properties70"), "P").find((e) => text(e.properties[0]) === name);
+    const vector = (name: string, fallback: number) => {
+      const values = prop(name)?.properties.slice(4, 7).map((v) => Number(v.value)) ?? [];
+      return [0, 1, 2].map((i) => (Number.isFinite(values[i]) ? values[i] : fallback));
+    };
+    let transform = gltfTextureTransform(vector("Translation", 0), vector("Rotation", 0)[2], vector("Scaling", 1));
+    const exact = prop(EXACT);
+    if (exact) transform = exactTransform(text(exact.properties[4])) ?? transform;
+    const list = byMaterial.get(to) ?? [];
+    list.push({ slot, video: video!, uvSet: text(prop("UVSet")?.properties[4]), transform });
+    byMaterial.set(to, list);
+  }
+  if (objects) objects.children = objects.children.filter((n) => n.name !== "Texture" && n.name !== "Video");
+  if (connections) connections.children = connections.children.filter((c) => !textures.has(key(c.properties[1])) && !videos.has(key(c.properties[1])));
+  return { byMaterial, images };
+}
+
+/** The exact transform Kiln keeps beside an approximated one, if it is well formed. */
+function exactTransform(json: string): Pick<InterchangeTexture, "offset" | "scale" | "rotation"> | undefined {
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    const pair = (x: unknown) => Array.isArray(x) && x.length === 2 && x.every(Number.isFinite);
+    if ((v.offset !== undefined && !pair(v.offset)) || (v.scale !== undefined && !pair(v.scale)) || (v.rotation !== undefined && !Number.isFinite(v.rotation))) return undefined;
+    const out: Pick<InterchangeTexture, "offset" | "scale" | "rotation"> = {};
+    if (v.offset) out.offset = v.offset as [number, number];
+    if (v.scale) out.scale = v.scale as [number, number];
+    if (v.rotation !== undefined) out.rotation = v.rotation as number;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
