@@ -17,6 +17,7 @@
  * non-uniformly scaled texture; such a transform is written as the closest FBX one plus the exact
  * values in a "Kiln|KHR_texture_transform" property, with a warning.
  */
+import { PNG } from "pngjs";
 import { child, childrenNamed, stringProperty, text, type FbxDocument, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { objectName } from "./fbx-geometry";
 import { UV_SET_NAMES } from "./fbx-layers";
@@ -33,6 +34,33 @@ export const SLOT_PROPERTY: Record<TextureSlot, string> = {
 /** Properties other writers use for the same slots (Blender reads these too). */
 const READ_PROPERTY: Record<string, TextureSlot> = { ...Object.fromEntries(Object.entries(SLOT_PROPERTY).map(([s, p]) => [p, s as TextureSlot])), "3dsMax|maps|texmap_diffuse": "baseColor", Bump: "normal" };
 const EXACT = "Kiln|KHR_texture_transform";
+/** Marks textures the writer derives for other tools (metallic and roughness split out); the reader skips them. */
+const DERIVED = "Kiln|derived";
+/** Larger metallic-roughness images are not split (decoding them costs memory and time). */
+const MAX_SPLIT_PIXELS = 4096 * 4096;
+
+/** Grey PNGs of a metallic-roughness PNG's blue (metallic) and green (roughness) channels times the factors, or null. */
+function splitMetallicRoughness(img: InterchangeImage, metallic: number, roughness: number): { metallic: InterchangeImage; roughness: InterchangeImage } | null {
+  if (img.mimeType !== "image/png") return null;
+  let png: PNG;
+  try {
+    const size = Buffer.from(img.bytes.buffer, img.bytes.byteOffset, img.bytes.byteLength);
+    if (size.length < 24 || size.readUInt32BE(16) * size.readUInt32BE(20) > MAX_SPLIT_PIXELS) return null;
+    png = PNG.sync.read(size);
+  } catch {
+    return null;
+  }
+  const channel = (c: number, factor: number, name: string): InterchangeImage => {
+    const out = new PNG({ width: png.width, height: png.height, colorType: 0, inputHasAlpha: true });
+    for (let i = 0; i < png.data.length; i += 4) {
+      const v = Math.round(png.data[i + c] * factor);
+      out.data[i] = out.data[i + 1] = out.data[i + 2] = v;
+      out.data[i + 3] = 255;
+    }
+    return { name: `${img.name}_${name}`, mimeType: "image/png", bytes: new Uint8Array(PNG.sync.write(out, { colorType: 0 })) };
+  };
+  return { metallic: channel(2, metallic, "metallic"), roughness: channel(1, roughness, "roughness") };
+}
 
 const node = (name: string, properties: FbxProperty[], children: FbxNode[] = []): FbxNode => ({ name, properties, children });
 const str = (name: string, value: string) => node(name, [stringProperty(value)]);
@@ -86,54 +114,74 @@ export function writeTextures(doc: FbxDocument, scene: InterchangeScene, materia
     used.add(next);
     return next++;
   };
-  const videos = new Map<number, bigint>();
+  const videos = new Map<number | string, bigint>();
   let textureCount = 0;
   const fileName = (img: InterchangeImage) => `${img.name.replace(/[^\w.-]+/g, "_") || "image"}.${img.mimeType === "image/png" ? "png" : "jpg"}`;
+  /** The Video object of an image (written once per image key). */
+  const videoFor = (key: number | string, img: InterchangeImage) => {
+    let video = videos.get(key);
+    if (video !== undefined) return video;
+    videos.set(key, (video = fresh()));
+    objects.children.push(node("Video", [id(video), stringProperty(`${img.name}\0\u0001Video`), stringProperty("Clip")], [
+      str("Type", "Clip"),
+      node("Properties70", [], [p("Path", "KString", "XRefUrl", "", [stringProperty(fileName(img))])]),
+      node("UseMipMap", [int(0)]),
+      str("Filename", fileName(img)),
+      str("RelativeFilename", fileName(img)),
+      node("Content", [{ type: "R", value: img.bytes }]),
+    ]));
+    return video;
+  };
+  /** A Texture object showing `video` through `t`'s UV set and transform, connected to `property` of every FBX material in `ids`. */
+  const textureFor = (name: string, video: bigint, img: InterchangeImage, t: InterchangeTexture, ids: bigint[], property: string, extra: FbxNode[] = []) => {
+    const tf = fbxTextureTransform(t);
+    const texture = fresh();
+    textureCount++;
+    objects.children.push(node("Texture", [id(texture), stringProperty(`${name}\0\u0001Texture`), stringProperty("")], [
+      str("Type", "TextureVideoClip"),
+      node("Version", [int(202)]),
+      str("TextureName", `${name}\0\u0001Texture`),
+      node("Properties70", [], [
+        p("CurrentTextureBlendMode", "enum", "", "", [int(0)]),
+        p("UVSet", "KString", "", "", [stringProperty(UV_SET_NAMES[t.uv])]),
+        p("UseMaterial", "bool", "", "", [int(1)]),
+        p("Translation", "Vector", "", "A", tf.translation.map(dbl)),
+        p("Rotation", "Vector", "", "A", [dbl(0), dbl(0), dbl(tf.rotation)]),
+        p("Scaling", "Vector", "", "A", tf.scaling.map(dbl)),
+        ...(tf.exact ? [] : [p(EXACT, "KString", "", "U", [stringProperty(JSON.stringify({ offset: t.offset, scale: t.scale, rotation: t.rotation }))])]),
+        ...extra,
+      ]),
+      str("Media", `${img.name}\0\u0001Video`),
+      str("FileName", fileName(img)),
+      str("RelativeFilename", fileName(img)),
+      node("ModelUVTranslation", [dbl(0), dbl(0)]),
+      node("ModelUVScaling", [dbl(1), dbl(1)]),
+      str("Texture_Alpha_Source", "None"),
+      node("Cropping", [int(0), int(0), int(0), int(0)]),
+    ]));
+    connections.children.push(node("C", [stringProperty("OO"), id(video), id(texture)]));
+    for (const material of ids) connections.children.push(node("C", [stringProperty("OP"), id(texture), id(material), stringProperty(property)]));
+    return tf.exact;
+  };
   scene.materials.forEach((m, k) => {
     const ids = materialIds.get(k);
     if (!ids) return;
     for (const [slot, t] of Object.entries(m.textures ?? {}) as [TextureSlot, InterchangeTexture][]) {
       const img = scene.images![t.image];
-      let video = videos.get(t.image);
-      if (video === undefined) {
-        videos.set(t.image, (video = fresh()));
-        objects.children.push(node("Video", [id(video), stringProperty(`${img.name}\0\u0001Video`), stringProperty("Clip")], [
-          str("Type", "Clip"),
-          node("Properties70", [], [p("Path", "KString", "XRefUrl", "", [stringProperty(fileName(img))])]),
-          node("UseMipMap", [int(0)]),
-          str("Filename", fileName(img)),
-          str("RelativeFilename", fileName(img)),
-          node("Content", [{ type: "R", value: img.bytes }]),
-        ]));
+      const exact = textureFor(`${m.name}_${slot}`, videoFor(t.image, img), img, t, ids, SLOT_PROPERTY[slot]);
+      if (!exact) warnings.push(`fbx: ${slot} texture transform of material "${m.name}" approximated (FBX cannot rotate a non-uniformly scaled texture); exact values kept for Kiln`);
+      if (slot !== "metallicRoughness") continue;
+      // Other tools know no packed metallic-roughness slot: they get its channels (times the
+      // material's factors, as glTF applies them) as grey images in Phong's metallic and
+      // roughness slots, which Kiln's reader skips (DERIVED).
+      const split = splitMetallicRoughness(img, m.metallic, m.roughness);
+      if (!split) {
+        warnings.push(`fbx: metallic-roughness texture of material "${m.name}" not split into metallic and roughness images for other tools (${img.mimeType === "image/png" ? "image too large" : "not a PNG"})`);
+        continue;
       }
-      const tf = fbxTextureTransform(t);
-      if (!tf.exact) warnings.push(`fbx: ${slot} texture transform of material "${m.name}" approximated (FBX cannot rotate a non-uniformly scaled texture); exact values kept for Kiln`);
-      const texture = fresh();
-      textureCount++;
-      const name = `${m.name}_${slot}`;
-      objects.children.push(node("Texture", [id(texture), stringProperty(`${name}\0\u0001Texture`), stringProperty("")], [
-        str("Type", "TextureVideoClip"),
-        node("Version", [int(202)]),
-        str("TextureName", `${name}\0\u0001Texture`),
-        node("Properties70", [], [
-          p("CurrentTextureBlendMode", "enum", "", "", [int(0)]),
-          p("UVSet", "KString", "", "", [stringProperty(UV_SET_NAMES[t.uv])]),
-          p("UseMaterial", "bool", "", "", [int(1)]),
-          p("Translation", "Vector", "", "A", tf.translation.map(dbl)),
-          p("Rotation", "Vector", "", "A", [dbl(0), dbl(0), dbl(tf.rotation)]),
-          p("Scaling", "Vector", "", "A", tf.scaling.map(dbl)),
-          ...(tf.exact ? [] : [p(EXACT, "KString", "", "U", [stringProperty(JSON.stringify({ offset: t.offset, scale: t.scale, rotation: t.rotation }))])]),
-        ]),
-        str("Media", `${img.name}\0\u0001Video`),
-        str("FileName", fileName(img)),
-        str("RelativeFilename", fileName(img)),
-        node("ModelUVTranslation", [dbl(0), dbl(0)]),
-        node("ModelUVScaling", [dbl(1), dbl(1)]),
-        str("Texture_Alpha_Source", "None"),
-        node("Cropping", [int(0), int(0), int(0), int(0)]),
-      ]));
-      connections.children.push(node("C", [stringProperty("OO"), id(video), id(texture)]));
-      for (const material of ids) connections.children.push(node("C", [stringProperty("OP"), id(texture), id(material), stringProperty(SLOT_PROPERTY[slot])]));
+      const derived = [p(DERIVED, "bool", "", "U", [int(1)])];
+      for (const [what, image, property] of [["metallic", split.metallic, "ReflectionFactor"], ["roughness", split.roughness, "ShininessExponent"]] as const)
+        textureFor(`${m.name}_${what}`, videoFor(`${k}/${what}`, image), image, t, ids, property, derived);
     }
   });
   const definitions = doc.nodes.find((n) => n.name === "Definitions");
@@ -181,6 +229,8 @@ export function takeTextures(doc: FbxDocument, warn: (m: string) => void) {
     const from = key(c.properties[1]), to = key(c.properties[2]);
     const tex = textures.get(from), mat = materials.get(to);
     if (text(c.properties[0]) !== "OP" || !tex || !mat) continue;
+    const isDerived = childrenNamed(child(tex, "Properties70"), "P").some((e) => text(e.properties[0]) === DERIVED);
+    if (isDerived) continue;
     const property = text(c.properties[3]), slot = READ_PROPERTY[property];
     const what = `texture "${objectName(tex)}" of material "${objectName(mat)}"`;
     if (!slot) {

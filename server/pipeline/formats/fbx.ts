@@ -125,22 +125,36 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   const names = clean.map((c, i) => c + unique[i].slice(sanitized[i].length)); // keeps the "_2" suffix, if any
   names.forEach((name, i) => name === scene.nodes[i].name || warnings.push(`fbx: node "${scene.nodes[i].name}" written as "${name}" (FBX names must be non-empty and, for animation, unique)`));
 
-  // One placeholder triangle per mesh, its x coordinate the mesh's index: the exporter writes a
-  // Geometry node for it, and fillGeometry puts the real arrays in (see fbx-geometry.ts for why).
-  const geometries = scene.meshes.map((m, k) => {
-    const g = new BufferGeometry();
-    g.setAttribute("position", new Float32BufferAttribute([k, 0, 0, k, 0, 0, k, 0, 0], 3));
-    g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
-    g.setIndex(new Uint32BufferAttribute([0, 1, 2], 1));
-    g.name = m.name;
+  // One placeholder triangle per geometry, its x coordinate the geometry's number: the exporter
+  // writes a Geometry node for it, and finishFile puts the real arrays in (see fbx-geometry.ts
+  // for why). A mesh with material slots gets one geometry per list of slot materials in use:
+  // Blender keeps materials on the mesh, so models sharing a geometry would share their slots.
+  const geometryMesh: number[] = [];
+  const geometryByKey = new Map<string, BufferGeometry>();
+  const geometryFor = (n: (typeof scene.nodes)[number]) => {
+    const k = n.mesh!, groups = scene.meshes[k].groups;
+    const key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
+    let g = geometryByKey.get(key);
+    if (!g) {
+      const x = geometryMesh.push(k) - 1;
+      g = new BufferGeometry();
+      g.setAttribute("position", new Float32BufferAttribute([x, 0, 0, x, 0, 0, x, 0, 0], 3));
+      g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
+      g.setIndex(new Uint32BufferAttribute([0, 1, 2], 1));
+      g.name = scene.meshes[k].name;
+      geometryByKey.set(key, g);
+    }
     return g;
-  });
+  };
   // Names carry a tag (the material's index) through the exporter, so finishFile can tell which
   // FBX Material object is which; it restores the names.
   const materials = scene.materials.map((m, k) => {
     const mat = new MeshStandardMaterial({ name: `${MATERIAL_TAG}${k}${MATERIAL_TAG}${m.name}`, metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
     mat.color.setRGB(m.color[0], m.color[1], m.color[2]);
+    // glTF's emission is emissive × texture; Blender's FBX importer takes EmissiveColor (or the
+    // texture) times EmissiveFactor, so no emissive colour must mean factor 0, not a glowing texture.
     if (m.emissive) mat.emissive.setRGB(...m.emissive);
+    if (!m.emissive?.some((c) => c > 0)) mat.emissiveIntensity = 0;
     return mat;
   });
   // Material slots: a model's materials, connected in slot order, are what a group's material
@@ -178,7 +192,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     };
     if (n.mesh !== undefined) {
       const groups = scene.meshes[n.mesh].groups?.length;
-      obj = new Mesh(geometries[n.mesh], groups ? slotMaterials(n, groups) : n.material === undefined ? [] : materials[n.material]);
+      obj = new Mesh(geometryFor(n), groups ? slotMaterials(n, groups) : n.material === undefined ? [] : materials[n.material]);
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
@@ -226,14 +240,14 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // FBX export default). The exporter's "Z" forward would declare -X right and mirror-turn imports.
   const options = { version: 7400, axisUp: "Y", axisForward: "-Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false } as const;
   const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().register(compatibleEulerCurves).parseSync(root, options));
-  return { files: [{ name: `${baseName}.fbx`, bytes: finishFile(bytes, scene, warnings) }], warnings };
+  return { files: [{ name: `${baseName}.fbx`, bytes: finishFile(bytes, scene, geometryMesh, warnings) }], warnings };
 }
 
 /**
  * The exporter's file with each placeholder Geometry node given its mesh's real arrays, material
  * names untagged, and the materials' textures added.
  */
-function finishFile(bytes: Uint8Array, scene: InterchangeScene, warnings: string[]): Uint8Array {
+function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: number[], warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
   const materialIds = new Map<number, bigint[]>();
   for (const material of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Material")) {
@@ -248,12 +262,11 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, warnings: string
   const filled = new Set<number>();
   for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
     if (text(geometry.properties[2]) !== "Mesh") continue;
-    const k = numbers(child(geometry, "Vertices"))?.[0];
-    if (k === undefined || !scene.meshes[k] || filled.has(k)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
-    setGeometry(geometry, scene.meshes[k]);
-    filled.add(k);
+    const x = numbers(child(geometry, "Vertices"))?.[0];
+    if (x === undefined || geometryMesh[x] === undefined || filled.has(x)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
+    setGeometry(geometry, scene.meshes[geometryMesh[x]]);
+    filled.add(x);
   }
-  const unfilled = scene.nodes.find((n) => n.mesh !== undefined && !filled.has(n.mesh));
-  if (unfilled) throw new Error(`fbx: exporter wrote no geometry for node "${unfilled.name}"`);
+  if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);
   return writeFbxBinary(doc);
 }
