@@ -34,10 +34,11 @@ export function objectName(n: FbxNode): string {
  * polygons (the last corner of each stored as ~index, FBX's polygon end mark), and normals per
  * vertex ("ByVertice", "Direct"), which Blender, assimp and FBXLoader all read. Per-vertex
  * normals keep the file a sixth of the size of the per-corner ones the exporter writes. UV sets,
- * vertex colours and the material index of each triangle (its group) go in layers after them
+ * vertex colours and the material index of each triangle (its group's slot, `groupSlots`; the
+ * group's number without it) go in layers after them
  * (fbx-layers.ts), replacing the exporter's material layer and layer list.
  */
-export function setGeometry(geometry: FbxNode, mesh: Geometry): void {
+export function setGeometry(geometry: FbxNode, mesh: Geometry, groupSlots?: number[]): void {
   const polygonVertexIndex = new Int32Array(mesh.indices);
   for (let k = 2; k < polygonVertexIndex.length; k += 3) polygonVertexIndex[k] = ~polygonVertexIndex[k];
   const replacements: Record<string, FbxNode> = {
@@ -57,7 +58,7 @@ export function setGeometry(geometry: FbxNode, mesh: Geometry): void {
   const uvs = mesh.uvs ?? [];
   geometry.children = [
     ...geometry.children.filter((c) => !replaced.has(c.name)).map((c) => replacements[c.name] ?? c),
-    materialElement(mesh.indices.length / 3, mesh.groups),
+    materialElement(mesh.indices.length / 3, mesh.groups, groupSlots),
     ...uvs.map((uv, k) => uvElement(k, uv, mesh.indices)),
     ...(mesh.colors ? [colorElement(mesh.colors, mesh.indices)] : []),
     ...layerNodes(uvs.length, !!mesh.colors),

@@ -56,11 +56,11 @@ export function colorElement(colors: Float32Array, indices: Uint32Array): FbxNod
   ]);
 }
 
-/** Material index per triangle: its group's number for a mesh with groups, else 0 for all. */
-export function materialElement(triangles: number, groups: { start: number; count: number }[] | undefined): FbxNode {
+/** Material index per triangle: its group's slot (default: the group's number) for a mesh with groups, else 0 for all. */
+export function materialElement(triangles: number, groups: { start: number; count: number }[] | undefined, groupSlots?: number[]): FbxNode {
   if (!groups) return element("LayerElementMaterial", 0, "", "AllSame", "IndexToDirect", [node("Materials", [{ type: "i", value: Int32Array.of(0) }])]);
   const materials = new Int32Array(triangles);
-  groups.forEach((g, k) => materials.fill(k, g.start / 3, (g.start + g.count) / 3));
+  groups.forEach((g, k) => materials.fill(groupSlots?.[k] ?? k, g.start / 3, (g.start + g.count) / 3));
   return element("LayerElementMaterial", 0, "", "ByPolygon", "IndexToDirect", [node("Materials", [{ type: "i", value: materials }])]);
 }
 

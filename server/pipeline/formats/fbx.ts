@@ -127,16 +127,25 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
 
   // One placeholder triangle per geometry, its x coordinate the geometry's number: the exporter
   // writes a Geometry node for it, and finishFile puts the real arrays in (see fbx-geometry.ts
-  // for why). A mesh with material slots gets one geometry per list of slot materials in use:
-  // Blender keeps materials on the mesh, so models sharing a geometry would share their slots.
-  const geometryMesh: number[] = [];
+  // for why). A mesh with groups gets one geometry per list of group materials in use: Blender
+  // keeps materials on the mesh, so models sharing a geometry would share their slots.
+  // A model's slots are its distinct group materials in order of first use (an empty slot, null,
+  // counting once), as Blender's glTF importer makes them; each group's triangles carry its slot.
+  const geometryMesh: { mesh: number; groupSlots?: number[] }[] = [];
   const geometryByKey = new Map<string, BufferGeometry>();
+  const slotsOf = (n: (typeof scene.nodes)[number]) => {
+    const perGroup = (scene.meshes[n.mesh!].groups ?? []).map((_, i) => n.materials?.[i] ?? null);
+    const slots = [...new Set(perGroup)];
+    // All empty: no slots at all (Blender's glTF importer makes none either); index 0 reads as empty.
+    if (slots.length === 1 && slots[0] === null) return { slots: [], groupSlots: perGroup.map(() => 0) };
+    return { slots, groupSlots: perGroup.map((m) => slots.indexOf(m)) };
+  };
   const geometryFor = (n: (typeof scene.nodes)[number]) => {
     const k = n.mesh!, groups = scene.meshes[k].groups;
     const key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
     let g = geometryByKey.get(key);
     if (!g) {
-      const x = geometryMesh.push(k) - 1;
+      const x = geometryMesh.push({ mesh: k, groupSlots: groups && slotsOf(n).groupSlots }) - 1;
       g = new BufferGeometry();
       g.setAttribute("position", new Float32BufferAttribute([x, 0, 0, x, 0, 0, x, 0, 0], 3));
       g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
@@ -157,20 +166,11 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     if (!m.emissive?.some((c) => c > 0)) mat.emissiveIntensity = 0;
     return mat;
   });
-  // Material slots: a model's materials, connected in slot order, are what a group's material
-  // index counts in; so each slot needs its own Material object. An empty slot gets one shared
-  // placeholder per slot position, a material used twice a copy (FBX connects an object once).
-  const emptySlots: MeshStandardMaterial[] = [];
-  const emptySlot = (k: number) => (emptySlots[k] ??= emptySlotMaterial(`${MATERIAL_TAG}e${MATERIAL_TAG}${FBX_EMPTY_SLOT}`));
-  const slotMaterials = (n: (typeof scene.nodes)[number], groups: number) =>
-    Array.from({ length: groups }, (_, k) => n.materials?.[k] ?? null).map((m, k, all) => {
-      if (m === null) return emptySlot(k);
-      if (all.indexOf(m) === k) return materials[m];
-      warnings.push(`fbx: material "${scene.materials[m].name}" of node "${n.name}" written once per slot it fills`);
-      const copy = materials[m].clone();
-      copy.name = materials[m].name;
-      return copy;
-    });
+  // Material slots are the model's connected materials in order; an empty slot needs an object
+  // too: one shared placeholder, which the reader reads as empty again.
+  let emptySlot: MeshStandardMaterial | undefined;
+  const slotMaterials = (n: (typeof scene.nodes)[number]) =>
+    slotsOf(n).slots.map((m) => (m === null ? (emptySlot ??= emptySlotMaterial(`${MATERIAL_TAG}e${MATERIAL_TAG}${FBX_EMPTY_SLOT}`)) : materials[m]));
 
   // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
   // attachments move to identity child models (an FBX model holds one attribute).
@@ -192,7 +192,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     };
     if (n.mesh !== undefined) {
       const groups = scene.meshes[n.mesh].groups?.length;
-      obj = new Mesh(geometryFor(n), groups ? slotMaterials(n, groups) : n.material === undefined ? [] : materials[n.material]);
+      obj = new Mesh(geometryFor(n), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
@@ -247,7 +247,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
  * The exporter's file with each placeholder Geometry node given its mesh's real arrays, material
  * names untagged, and the materials' textures added.
  */
-function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: number[], warnings: string[]): Uint8Array {
+function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { mesh: number; groupSlots?: number[] }[], warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
   const materialIds = new Map<number, bigint[]>();
   for (const material of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Material")) {
@@ -264,7 +264,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: nu
     if (text(geometry.properties[2]) !== "Mesh") continue;
     const x = numbers(child(geometry, "Vertices"))?.[0];
     if (x === undefined || geometryMesh[x] === undefined || filled.has(x)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
-    setGeometry(geometry, scene.meshes[geometryMesh[x]]);
+    setGeometry(geometry, scene.meshes[geometryMesh[x].mesh], geometryMesh[x].groupSlots);
     filled.add(x);
   }
   if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);
