@@ -11,13 +11,13 @@
  * tools ignore it, Kiln reads it back).
  *
  * KHR_texture_transform ↔ Texture Translation/Rotation/Scaling: as Blender's FBX importer and
- * exporter read them (a Mapping node of type TEXTURE: uv' = diag(Scaling) · R(Rotation) ·
- * (uv - Translation), Blender UV space, Rotation in radians), converted from glTF's the way
- * Blender's glTF importer converts KHR_texture_transform. FBX's form cannot rotate a
- * non-uniformly scaled texture; such a transform is written as the closest FBX one plus the exact
- * values in a "Kiln|KHR_texture_transform" property, with a warning.
+ * exporter read and write them (a Mapping node of type TEXTURE in Blender UV space, Rotation in
+ * radians, not the FBX SDK's degrees), converted from glTF's the way Blender's glTF importer
+ * converts KHR_texture_transform (see fbxTextureTransform). A rotated, non-uniformly scaled
+ * texture needs X/Y rotations too, which Blender reads exactly; the writer warns about those.
  */
 import { PNG } from "pngjs";
+import { Euler, Matrix4, Vector3 } from "three";
 import { child, childrenNamed, stringProperty, text, type FbxDocument, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { objectName } from "./fbx-geometry";
 import { UV_SET_NAMES } from "./fbx-layers";
@@ -33,7 +33,6 @@ export const SLOT_PROPERTY: Record<TextureSlot, string> = {
 };
 /** Properties other writers use for the same slots (Blender reads these too). */
 const READ_PROPERTY: Record<string, TextureSlot> = { ...Object.fromEntries(Object.entries(SLOT_PROPERTY).map(([s, p]) => [p, s as TextureSlot])), "3dsMax|maps|texmap_diffuse": "baseColor", Bump: "normal" };
-const EXACT = "Kiln|KHR_texture_transform";
 /** Marks textures the writer derives for other tools (metallic and roughness split out); the reader skips them. */
 const DERIVED = "Kiln|derived";
 /** Larger metallic-roughness images are not split (decoding them costs memory and time). */
@@ -69,33 +68,56 @@ const id = (value: bigint): FbxProperty => ({ type: "L", value });
 const dbl = (value: number): FbxProperty => ({ type: "D", value });
 const p = (name: string, type: string, label: string, flags: string, values: FbxProperty[]) => node("P", [stringProperty(name), stringProperty(type), stringProperty(label), stringProperty(flags), ...values]);
 
-/** Blender's glTF importer: KHR_texture_transform → (location, rotation, scale) of a POINT mapping in Blender UV space. */
+/** Blender's glTF importer: KHR_texture_transform → uv' = A·uv + location (a POINT mapping in Blender UV space), A = R(r)·diag(scale). */
 function gltfToBlender(t: InterchangeTexture) {
   const [ox, oy] = t.offset ?? [0, 0], [sx, sy] = t.scale ?? [1, 1], r = t.rotation ?? 0;
-  return { location: [ox + sy * Math.sin(r), 1 - oy - sy * Math.cos(r)], rotation: r, scale: [sx, sy] };
-}
-
-/** FBX Translation/Rotation(z)/Scaling for a texture transform, and whether they are exact. */
-export function fbxTextureTransform(t: InterchangeTexture): { translation: number[]; rotation: number; scaling: number[]; exact: boolean } {
-  const b = gltfToBlender(t);
-  const [sx, sy] = b.scale, r = b.rotation;
-  // diag(s)·R(r)·(uv - L) = R(r)·diag(s)·uv + location  ⇒  L = -R(-r)·(location ⊘ s), exact when r = 0 or sx = sy.
-  const lx = b.location[0] / (sx || 1), ly = b.location[1] / (sy || 1);
   const c = Math.cos(r), s = Math.sin(r);
-  return { translation: [-(c * lx + s * ly), -(-s * lx + c * ly), 0], rotation: r, scaling: [sx, sy, 1], exact: r === 0 || sx === sy };
+  return { a: [[c * sx, -s * sy], [s * sx, c * sy]], location: [ox + sy * s, 1 - oy - sy * c] };
 }
 
-/** The texture transform an FBX texture's Translation/Rotation(z)/Scaling describe, glTF style (absent parts left out). */
-export function gltfTextureTransform(translation: number[], rotation: number, scaling: number[]): Pick<InterchangeTexture, "offset" | "scale" | "rotation"> {
-  const [sx, sy] = scaling, c = Math.cos(rotation), s = Math.sin(rotation);
-  // Point form: uv' = diag(s)·R(r)·uv - diag(s)·R(r)·L; its constant part is Blender's location.
-  const rx = c * translation[0] - s * translation[1], ry = s * translation[0] + c * translation[1];
-  const location = [-sx * rx, -sy * ry];
+/**
+ * FBX Translation/Rotation/Scaling for a texture transform. Blender's importer makes them a
+ * TEXTURE mapping, uv' = diag(Scaling)·Rᵀ·(uv - Translation) with R the Euler XYZ rotation of
+ * -Rotation (radians). A rotation about Z alone gives diag(s)·R(r), which equals glTF's
+ * R(r)·diag(s) only when r = 0 or the scale is uniform; otherwise R also tilts out of the UV
+ * plane, chosen so that the first two rows of diag(s)·Rᵀ, restricted to u and v, are exactly A.
+ */
+export function fbxTextureTransform(t: InterchangeTexture): { translation: number[]; rotation: number[]; scaling: number[]; tilted: boolean } {
+  const { a, location } = gltfToBlender(t);
+  const det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+  const inv = det ? [[a[1][1] / det, -a[0][1] / det], [-a[1][0] / det, a[0][0] / det]] : [[1, 0], [0, 1]];
+  // uv' = A·(uv - L) = A·uv + location  ⇒  L = -A⁻¹·location.
+  const translation = [-(inv[0][0] * location[0] + inv[0][1] * location[1]), -(inv[1][0] * location[0] + inv[1][1] * location[1]), 0];
+  const [sx, sy] = t.scale ?? [1, 1], r = t.rotation ?? 0;
+  if (r === 0 || sx === sy || !det) return { translation, rotation: [0, 0, r], scaling: [sx, sy, 1], tilted: false };
+  // Rows q1, q2 of Rᵀ: (a_i / s_i, z_i), unit and orthogonal. s1 = √2·|a1| makes z1 = 1/√2; s2 follows.
+  const a1 = new Vector3(a[0][0], a[0][1], 0), a2 = new Vector3(a[1][0], a[1][1], 0);
+  const s1 = Math.SQRT2 * a1.length(), z1 = Math.SQRT1_2, k = a1.dot(a2) / s1;
+  const x = z1 / Math.sqrt(k * k + z1 * z1 * a2.lengthSq());
+  const q1 = new Vector3(a1.x / s1, a1.y / s1, z1), q2 = new Vector3(a2.x * x, a2.y * x, (-k * x) / z1);
+  const q3 = new Vector3().crossVectors(q1, q2);
+  // R = (Rᵀ)ᵀ has q1, q2, q3 as columns; Blender's Euler XYZ is three's "ZYX" order.
+  const e = new Euler().setFromRotationMatrix(new Matrix4().makeBasis(q1, q2, q3), "ZYX");
+  return { translation, rotation: [-e.x, -e.y, -e.z], scaling: [s1, 1 / x, 1], tilted: true };
+}
+
+/** The texture transform (glTF style, absent parts left out) of an FBX texture's Translation/Rotation/Scaling, read as Blender does. */
+export function gltfTextureTransform(translation: number[], rotation: number[], scaling: number[]): Pick<InterchangeTexture, "offset" | "scale" | "rotation"> {
+  const r = new Matrix4().makeRotationFromEuler(new Euler(-rotation[0], -rotation[1], -rotation[2], "ZYX"));
+  // M = diag(Scaling)·Rᵀ; uv' = M·(uv - T): A is its top-left 2×2, location = -(M·T)xy.
+  const m = r.clone().transpose().premultiply(new Matrix4().makeScale(scaling[0], scaling[1], scaling[2]));
+  const e = m.elements, at = (row: number, col: number) => e[col * 4 + row];
+  const t = new Vector3(...translation).applyMatrix4(new Matrix4().copy(m).setPosition(0, 0, 0));
+  const location = [-t.x, -t.y];
+  // A = R(rot)·diag(sx, sy): its first column is sx·(cos, sin), its second sy·(-sin, cos).
+  const rot = Math.atan2(at(1, 0), at(0, 0)), sx = Math.hypot(at(0, 0), at(1, 0));
+  const sy = -Math.sin(rot) * at(0, 1) + Math.cos(rot) * at(1, 1);
   const out: Pick<InterchangeTexture, "offset" | "scale" | "rotation"> = {};
-  const offset: [number, number] = [location[0] - sy * Math.sin(rotation), 1 - location[1] - sy * Math.cos(rotation)];
-  if (offset[0] !== 0 || offset[1] !== 0) out.offset = offset;
-  if (sx !== 1 || sy !== 1) out.scale = [sx, sy];
-  if (rotation !== 0) out.rotation = rotation;
+  const offset: [number, number] = [location[0] - sy * Math.sin(rot), 1 - location[1] - sy * Math.cos(rot)];
+  const tiny = (v: number) => Math.abs(v) < 1e-12;
+  if (!tiny(offset[0]) || !tiny(offset[1])) out.offset = offset;
+  if (!tiny(sx - 1) || !tiny(sy - 1)) out.scale = [sx, sy];
+  if (!tiny(rot)) out.rotation = rot;
   return out;
 }
 
@@ -146,9 +168,8 @@ export function writeTextures(doc: FbxDocument, scene: InterchangeScene, materia
         p("UVSet", "KString", "", "", [stringProperty(UV_SET_NAMES[t.uv])]),
         p("UseMaterial", "bool", "", "", [int(1)]),
         p("Translation", "Vector", "", "A", tf.translation.map(dbl)),
-        p("Rotation", "Vector", "", "A", [dbl(0), dbl(0), dbl(tf.rotation)]),
+        p("Rotation", "Vector", "", "A", tf.rotation.map(dbl)),
         p("Scaling", "Vector", "", "A", tf.scaling.map(dbl)),
-        ...(tf.exact ? [] : [p(EXACT, "KString", "", "U", [stringProperty(JSON.stringify({ offset: t.offset, scale: t.scale, rotation: t.rotation }))])]),
         ...extra,
       ]),
       str("Media", `${img.name}\0\u0001Video`),
@@ -161,15 +182,15 @@ export function writeTextures(doc: FbxDocument, scene: InterchangeScene, materia
     ]));
     connections.children.push(node("C", [stringProperty("OO"), id(video), id(texture)]));
     for (const material of ids) connections.children.push(node("C", [stringProperty("OP"), id(texture), id(material), stringProperty(property)]));
-    return tf.exact;
+    return !tf.tilted;
   };
   scene.materials.forEach((m, k) => {
     const ids = materialIds.get(k);
     if (!ids) return;
     for (const [slot, t] of Object.entries(m.textures ?? {}) as [TextureSlot, InterchangeTexture][]) {
       const img = scene.images![t.image];
-      const exact = textureFor(`${m.name}_${slot}`, videoFor(t.image, img), img, t, ids, SLOT_PROPERTY[slot]);
-      if (!exact) warnings.push(`fbx: ${slot} texture transform of material "${m.name}" approximated (FBX cannot rotate a non-uniformly scaled texture); exact values kept for Kiln`);
+      const flat = textureFor(`${m.name}_${slot}`, videoFor(t.image, img), img, t, ids, SLOT_PROPERTY[slot]);
+      if (!flat) warnings.push(`fbx: ${slot} texture of material "${m.name}" rotates a non-uniformly scaled texture: written with X/Y texture rotations that Blender reads exactly and other tools may not`);
       if (slot !== "metallicRoughness") continue;
       // Other tools know no packed metallic-roughness slot: they get its channels (times the
       // material's factors, as glTF applies them) as grey images in Phong's metallic and
@@ -251,9 +272,7 @@ export function takeTextures(doc: FbxDocument, warn: (m: string) => void) {
       const values = prop(name)?.properties.slice(4, 7).map((v) => Number(v.value)) ?? [];
       return [0, 1, 2].map((i) => (Number.isFinite(values[i]) ? values[i] : fallback));
     };
-    let transform = gltfTextureTransform(vector("Translation", 0), vector("Rotation", 0)[2], vector("Scaling", 1));
-    const exact = prop(EXACT);
-    if (exact) transform = exactTransform(text(exact.properties[4])) ?? transform;
+    const transform = gltfTextureTransform(vector("Translation", 0), vector("Rotation", 0), vector("Scaling", 1));
     const list = byMaterial.get(to) ?? [];
     list.push({ slot, video: video!, uvSet: text(prop("UVSet")?.properties[4]), transform });
     byMaterial.set(to, list);
@@ -261,20 +280,4 @@ export function takeTextures(doc: FbxDocument, warn: (m: string) => void) {
   if (objects) objects.children = objects.children.filter((n) => n.name !== "Texture" && n.name !== "Video");
   if (connections) connections.children = connections.children.filter((c) => !textures.has(key(c.properties[1])) && !videos.has(key(c.properties[1])));
   return { byMaterial, images };
-}
-
-/** The exact transform Kiln keeps beside an approximated one, if it is well formed. */
-function exactTransform(json: string): Pick<InterchangeTexture, "offset" | "scale" | "rotation"> | undefined {
-  try {
-    const v = JSON.parse(json) as Record<string, unknown>;
-    const pair = (x: unknown) => Array.isArray(x) && x.length === 2 && x.every(Number.isFinite);
-    if ((v.offset !== undefined && !pair(v.offset)) || (v.scale !== undefined && !pair(v.scale)) || (v.rotation !== undefined && !Number.isFinite(v.rotation))) return undefined;
-    const out: Pick<InterchangeTexture, "offset" | "scale" | "rotation"> = {};
-    if (v.offset) out.offset = v.offset as [number, number];
-    if (v.scale) out.scale = v.scale as [number, number];
-    if (v.rotation !== undefined) out.rotation = v.rotation as number;
-    return out;
-  } catch {
-    return undefined;
-  }
 }
