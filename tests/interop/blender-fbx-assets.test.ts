@@ -9,14 +9,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { encode } from "../../server/pipeline/formats";
+import { encode, type InterchangeScene } from "../../server/pipeline/formats";
 import { FBX_EMPTY_SLOT } from "../../server/pipeline/formats/fbx-conventions";
 import { ASSETS_DIR, readAsset } from "../fixtures/assets/read";
 import { assimpInfo } from "../fixtures/formats/assimp";
 import { runBlender } from "./blender";
 
 interface Report {
-  meshes: Record<string, { uv_layers: { name: string; uvs: number[][] }[]; colors: number[][][]; material_slots: (string | null)[] }>;
+  meshes: Record<string, { properties: { object: unknown; mesh: unknown; materials: Record<string, unknown> }; uv_layers: { name: string; uvs: number[][] }[]; colors: number[][][]; material_slots: (string | null)[] }>;
   images: { size: number[]; pixels: string }[];
 }
 
@@ -36,6 +36,9 @@ describe.each(FIXTURES)("Blender imports Kiln's FBX of %s", (name) => {
     expect(Object.keys(kiln.meshes).sort()).toEqual(Object.keys(original.meshes).sort());
     for (const [object, want] of Object.entries(original.meshes)) {
       const got = kiln.meshes[object];
+      // Materials by their properties only (names differ where Blender's glTF importer copies them, below).
+      const props = (p: Report["meshes"][string]["properties"]) => ({ ...p, materials: Object.entries(p.materials).filter(([n]) => !n.startsWith(FBX_EMPTY_SLOT)).map(([, m]) => JSON.stringify(m)).sort() });
+      expect(props(got.properties), object).toEqual(props(want.properties));
       expect(got.uv_layers, object).toEqual(want.uv_layers);
       // Blender's glTF importer gives objects with vertex colours their own copies of the
       // materials (other names): for those, which slots are filled is what must match.
@@ -48,5 +51,26 @@ describe.each(FIXTURES)("Blender imports Kiln's FBX of %s", (name) => {
     // Kiln's FBX may hold more images (metallic and roughness split out for other tools), never fewer.
     const have = new Set(kiln.images.map((i) => i.pixels));
     for (const img of original.images) expect(have.has(img.pixels), `image ${img.size.join("x")} ${img.pixels}`).toBe(true);
+  });
+});
+
+describe("Blender imports Kiln's FBX custom properties", () => {
+  it("as the same custom properties of object, mesh and material as from Kiln's glTF", async () => {
+    const extras = { label: "crate", count: 3, weight: 2.5, solid: true };
+    const scene: InterchangeScene = {
+      nodes: [{ name: "Crate", parent: null, translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1], mesh: 0, material: 0, extras }],
+      meshes: [{ name: "Box", positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), normals: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1), indices: Uint32Array.of(0, 1, 2), extras: { lod: 2 } }],
+      materials: [{ name: "Wood", color: [1, 1, 1, 1], metallic: 0, roughness: 1, extras: { grain: "oak" } }],
+      animations: [],
+    };
+    const reports = [];
+    for (const format of ["gltf", "fbx"] as const) {
+      const enc = await encode(format, scene, `props-${format}`);
+      const file = path.join(dir, enc.files[0].name);
+      writeFileSync(file, enc.files[0].bytes);
+      reports.push(runBlender<Report>("mesh_data_report.py", [file]).meshes.Crate.properties);
+    }
+    expect(reports[0]).toEqual({ object: { ...extras, solid: 1 }, mesh: { lod: 2 }, materials: { Wood: { grain: "oak" } } });
+    expect(reports[1]).toEqual(reports[0]);
   });
 });

@@ -32,6 +32,7 @@ function expectSameFbxData(src: InterchangeScene, dst: InterchangeScene) {
     const d = dst.nodes.find((x) => x.name === n.name)!;
     if (n.mesh === undefined) continue;
     expect(triangleMaterials(dst, d), n.name).toEqual(triangleMaterials(src, n));
+    expect(d.extras).toEqual(n.extras);
     const m = src.meshes[n.mesh], dm = dst.meshes[d.mesh!];
     close(dm.positions, m.positions, 1e-6);
     expect(Array.from(dm.indices)).toEqual(Array.from(m.indices));

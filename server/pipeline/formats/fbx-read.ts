@@ -30,6 +30,7 @@ import { FBXLoader } from "three/examples/jsm/loaders/FBXLoader.js";
 import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
 import { takeTextures } from "./fbx-textures";
+import { readUserProperties } from "./fbx-properties";
 import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
 
@@ -103,6 +104,8 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
       materialIndex.set(m, k);
       for (const map of ["map", "normalMap", "bumpMap", "specularMap", "emissiveMap", "alphaMap", "displacementMap", "aoMap", "envMap"] as const)
         if ((phong as unknown as Record<string, unknown>)[map]) warn(`fbx: material "${m.name}": texture ${map} dropped`);
+      const extras = fbxId === undefined ? undefined : separated?.materialExtras(fbxId, m.name);
+      if (extras) out.materials[k].extras = extras;
       if (phong.emissive && phong.emissive.getHex() !== 0) out.materials[k].emissive = phong.emissive.toArray() as [number, number, number];
       for (const t of (fbxId !== undefined && separated?.textures.byMaterial.get(fbxId)) || []) {
         let image = imageIndex.get(t.video);
@@ -132,6 +135,8 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     // with scale 1 and untouched child transforms, instead of scale 100 and children at 1/100.
     if (parent === null && toMetres !== 1) m.premultiply(new Matrix4().makeScale(toMetres, toMetres, toMetres));
     const node: InterchangeNode = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
+    const extras = separated?.modelExtras(obj.ID, name);
+    if (extras) node.extras = extras;
     const self = out.nodes.push(node) - 1;
     fixes.push(own);
     parentFixes.push(parentFix);
@@ -243,7 +248,8 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
       const name = objectName(node);
       const read = readGeometry(node, name);
       read.warnings.forEach(warn);
-      meshes.set(g, { mesh: { name, ...read.mesh }, slots: read.materialSlots, uvSetNames: read.uvSetNames });
+      const extras = readUserProperties(node, `mesh "${name}"`, warn);
+      meshes.set(g, { mesh: { name, ...read.mesh, ...(extras ? { extras } : {}) }, slots: read.materialSlots, uvSetNames: read.uvSetNames });
     }
     stubGeometry(node);
   }
@@ -257,8 +263,8 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
     if (connections) connections.children = connections.children.filter((c) => !dangling.has(c));
   }
   // A model's materials in connection order (FBXLoader's order, and the order slots count in).
-  const materialIds = new Map<bigint, bigint>();
-  for (const n of objects?.children ?? []) if (n.name === "Material" && n.properties[0]?.type === "L") materialIds.set(n.properties[0].value, n.properties[0].value);
+  const materialIds = new Map<bigint, FbxNode>();
+  for (const n of objects?.children ?? []) if (n.name === "Material" && n.properties[0]?.type === "L") materialIds.set(n.properties[0].value, n);
   const modelMaterials = new Map<number, bigint[]>();
   for (const c of childrenNamed(connections, "C")) {
     const from = c.properties[1];
@@ -271,6 +277,9 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
     // Read straight back by FBXLoader, so not worth compressing.
     file: writeFbxBinary(doc, { compress: false }),
     textures,
+    /** Custom properties of a model (by FBXLoader's ID) or a material (by FBX id). */
+    modelExtras: (model: number | undefined, name: string) => (model === undefined ? undefined : readUserProperties(models.get(model), `node "${name}"`, warn)),
+    materialExtras: (material: bigint, name: string) => readUserProperties(materialIds.get(material), `material "${name}"`, warn),
     /** FBX ids of a model's materials (by FBXLoader's ID), in slot order. */
     materialsOf: (model: number | undefined) => (model === undefined ? [] : modelMaterials.get(model) ?? []),
     /** The mesh of a model (by FBXLoader's ID), keyed so models with the same geometry and transform share it. */

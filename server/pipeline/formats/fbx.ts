@@ -31,9 +31,10 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary } from "./fbx-binary";
-import { numbers, objectName, setGeometry } from "./fbx-geometry";
+import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary, type FbxNode } from "./fbx-binary";
+import { numbers, setGeometry } from "./fbx-geometry";
 import { writeTextures } from "./fbx-textures";
+import { writeUserProperties } from "./fbx-properties";
 import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
@@ -46,8 +47,12 @@ import {
   type InterchangeScene,
 } from "./interchange";
 
-/** Delimits the index tag material names carry through the exporter (see finishFile). */
-const MATERIAL_TAG = "\u0002";
+/**
+ * Delimits the tag that material and model names carry through the exporter (see finishFile):
+ * `<TAG><kind><index><TAG>name`, kind "m" (material), "e" (empty slot) or "n" (node).
+ */
+const TAG = "\u0002";
+const tagged = (kind: "m" | "e" | "n", index: number | "", name: string) => `${TAG}${kind}${index}${TAG}${name.replaceAll(TAG, "")}`;
 
 /** Far planes beyond this are written as this: FBX has no infinite far plane. */
 const MAX_FAR = 1e9;
@@ -158,7 +163,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // Names carry a tag (the material's index) through the exporter, so finishFile can tell which
   // FBX Material object is which; it restores the names.
   const materials = scene.materials.map((m, k) => {
-    const mat = new MeshStandardMaterial({ name: `${MATERIAL_TAG}${k}${MATERIAL_TAG}${m.name}`, metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
+    const mat = new MeshStandardMaterial({ name: tagged("m", k, m.name), metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
     mat.color.setRGB(m.color[0], m.color[1], m.color[2]);
     // glTF's emission is emissive × texture; Blender's FBX importer takes EmissiveColor (or the
     // texture) times EmissiveFactor, so no emissive colour must mean factor 0, not a glowing texture.
@@ -170,7 +175,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // too: one shared placeholder, which the reader reads as empty again.
   let emptySlot: MeshStandardMaterial | undefined;
   const slotMaterials = (n: (typeof scene.nodes)[number]) =>
-    slotsOf(n).slots.map((m) => (m === null ? (emptySlot ??= emptySlotMaterial(`${MATERIAL_TAG}e${MATERIAL_TAG}${FBX_EMPTY_SLOT}`)) : materials[m]));
+    slotsOf(n).slots.map((m) => (m === null ? (emptySlot ??= emptySlotMaterial(tagged("e", "", FBX_EMPTY_SLOT))) : materials[m]));
 
   // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
   // attachments move to identity child models (an FBX model holds one attribute).
@@ -200,7 +205,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else obj = n.light ? makeLight(n.light) : new Group();
     fixes.push(n.mesh === undefined && n.camera ? CAMERA_FIX : n.mesh === undefined && n.light ? LIGHT_FIX : null);
-    obj.name = names[i];
+    obj.name = tagged("n", i, names[i]);
     for (const [kind, child, fix] of extras) {
       child.name = `${names[i]}_${kind}`;
       child.quaternion.copy(fix);
@@ -249,15 +254,27 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
  */
 function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { mesh: number; groupSlots?: number[] }[], warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
-  const materialIds = new Map<number, bigint[]>();
-  for (const material of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Material")) {
-    const tagged = objectName(material), end = tagged.indexOf(MATERIAL_TAG, 1);
-    if (!tagged.startsWith(MATERIAL_TAG) || end < 0) throw new Error("fbx: exporter wrote a material Kiln did not tag");
-    const tag = tagged.slice(1, end), name = tagged.slice(end + 1);
-    material.properties[1] = stringProperty(`${name}\0\u0001Material`);
-    const id = material.properties[0];
-    if (tag !== "e" && id?.type === "L") materialIds.set(Number(tag), [...(materialIds.get(Number(tag)) ?? []), id.value]);
-  }
+  const objects = doc.nodes.find((n) => n.name === "Objects");
+  // Untag every name (models and materials, and whatever the exporter named after them).
+  const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>() };
+  const untag = (n: FbxNode) => {
+    n.properties.forEach((p, k) => {
+      const s = text(p);
+      const at = s.indexOf(TAG), end = at < 0 ? -1 : s.indexOf(TAG, at + 1);
+      if (end < 0) return;
+      n.properties[k] = stringProperty(s.slice(0, at) + s.slice(end + 1));
+      const kind = s[at + 1] as keyof typeof ids, index = Number(s.slice(at + 2, end)), id = n.properties[0];
+      if (k === 1 && n.name === ({ m: "Material", e: "Material", n: "Model" } as const)[kind] && id?.type === "L") ids[kind].set(index, [...(ids[kind].get(index) ?? []), id.value]);
+    });
+    n.children.forEach(untag);
+  };
+  doc.nodes.forEach(untag);
+  const materialIds = ids.m;
+  if (childrenNamed(objects, "Material").length !== [...ids.m.values(), ...ids.e.values()].flat().length) throw new Error("fbx: exporter wrote a material Kiln did not tag");
+  // Custom properties as user properties, on the models, materials and (below) geometries.
+  const byId = new Map(objects?.children.map((n) => [n.properties[0]?.value, n]));
+  for (const [kind, list] of [["n", scene.nodes], ["m", scene.materials]] as const)
+    for (const [index, found] of ids[kind]) for (const id of found) writeUserProperties(byId.get(id)!, list[index].extras);
   writeTextures(doc, scene, materialIds, warnings);
   const filled = new Set<number>();
   for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
@@ -265,6 +282,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { 
     const x = numbers(child(geometry, "Vertices"))?.[0];
     if (x === undefined || geometryMesh[x] === undefined || filled.has(x)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
     setGeometry(geometry, scene.meshes[geometryMesh[x].mesh], geometryMesh[x].groupSlots);
+    writeUserProperties(geometry, scene.meshes[geometryMesh[x].mesh].extras);
     filled.add(x);
   }
   if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);

@@ -8,7 +8,7 @@ import { decodeGltf, encodeGltf } from "./gltf";
 import { decodeObj, encodeObj } from "./obj";
 import { decodeUsd } from "./usd-read";
 import { encodeUsd } from "./usd";
-import { assetDataWarnings, type DecodeResult, type EncodeResult, type InterchangeScene, type TransferFormat } from "./interchange";
+import { assetDataWarnings, type DecodeResult, type EncodeResult, type InterchangeNode, type InterchangeScene, type TransferFormat } from "./interchange";
 import { checkDecodedScene } from "./limits";
 
 export type * from "./interchange";
@@ -45,26 +45,29 @@ export async function encode(format: TransferFormat, scene: InterchangeScene, ba
 
 /** The asset data (assetDataWarnings' names) each writer other than glTF's carries. */
 const CARRIES: Partial<Record<TransferFormat, ReadonlySet<string>>> = {
-  fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour"]),
+  fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "custom properties"]),
 };
 
 /** The scene without the asset data a writer cannot carry: without slots, a node takes its first slot's material. */
 function stripAssetData(scene: InterchangeScene, carries: ReadonlySet<string>): InterchangeScene {
-  const slots = carries.has("material slots"), textures = carries.has("textures");
+  const slots = carries.has("material slots"), textures = carries.has("textures"), custom = carries.has("custom properties");
   return {
-    nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras: _e, ...n }) => {
+    nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras, ...rest }) => {
+      const n: InterchangeNode = extras && custom ? { ...rest, extras } : rest;
       if (slots && materials) return { ...n, materials };
       const first = materials?.find((m) => m !== null);
       return first === undefined || first === null ? n : { ...n, material: first };
     }),
-    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups }) => ({
+    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups, extras }) => ({
       name, positions, normals, indices,
+      ...(extras && custom ? { extras } : {}),
       ...(uvs && carries.has("UV sets") ? { uvs } : {}),
       ...(colors && carries.has("vertex colours") ? { colors } : {}),
       ...(groups && slots ? { groups } : {}),
     })),
-    materials: scene.materials.map(({ name, color, metallic, roughness, textures: t, emissive }) => ({
+    materials: scene.materials.map(({ name, color, metallic, roughness, textures: t, emissive, extras }) => ({
       name, color, metallic, roughness,
+      ...(extras && custom ? { extras } : {}),
       ...(t && textures ? { textures: t } : {}),
       ...(emissive && carries.has("emissive colour") ? { emissive } : {}),
     })),

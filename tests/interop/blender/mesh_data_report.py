@@ -1,7 +1,8 @@
 """Imports a glTF or FBX file into an empty Blender scene and reports what its meshes carry.
 
 Usage: blender -b --factory-startup --python mesh_data_report.py -- <file.gltf|file.glb|file.fbx>
-Output: "KILN_JSON:{...}" with, per mesh object (by name) that has faces: its UV layers (name and
+Output: "KILN_JSON:{...}" with, per mesh object (by name) that has faces: the custom properties of
+the object, its mesh and its materials; its UV layers (name and
 every loop's UV, sorted, rounded to 1e-5), colour attributes (domain and every corner's sRGB
 colour, sorted, rounded to 1/255), material slot names (null for an empty slot); and every image
 with pixels: its size and a hash of its pixels.
@@ -22,6 +23,17 @@ if path.lower().endswith(".fbx"):
     bpy.ops.import_scene.fbx(filepath=path)
 else:
     bpy.ops.import_scene.gltf(filepath=path)
+
+def props(idblock):
+    """Custom properties as JSON values (Blender's ID properties: numbers, strings, arrays, groups)."""
+    out = {}
+    for k in idblock.keys():
+        if k.startswith("_") or k == "cycles":
+            continue
+        v = idblock[k]
+        out[k] = v.to_dict() if hasattr(v, "to_dict") else v.to_list() if hasattr(v, "to_list") else v
+    return out
+
 
 meshes = {}
 for o in bpy.context.scene.objects:
@@ -45,6 +57,7 @@ for o in bpy.context.scene.objects:
             values = values[index]
         colors.append(sorted(map(list, numpy.round(values * 255).astype(int).tolist())))
     meshes[o.name] = {
+        "properties": {"object": props(o), "mesh": props(m), "materials": {s.material.name: props(s.material) for s in o.material_slots if s.material}},
         "uv_layers": uv_layers,
         "colors": colors,
         "material_slots": [s.material.name if s.material else None for s in o.material_slots],
