@@ -259,6 +259,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { 
   const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>() };
   const untag = (n: FbxNode) => {
     n.properties.forEach((p, k) => {
+      if (p.type !== "S") return;
       const s = text(p);
       const at = s.indexOf(TAG), end = at < 0 ? -1 : s.indexOf(TAG, at + 1);
       if (end < 0) return;
