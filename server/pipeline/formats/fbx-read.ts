@@ -1,7 +1,9 @@
 /**
  * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model. In
  * binary files the mesh geometry is read by fbx-geometry.ts instead, and FBXLoader gets the file
- * with placeholders in its place (FBXLoader takes seconds over a million triangles).
+ * with placeholders in its place (FBXLoader takes seconds over a million triangles), and so are
+ * UV sets, colours, material indices (fbx-geometry.ts), textures (fbx-textures.ts) and custom
+ * properties (fbx-properties.ts); ASCII files keep FBXLoader's mesh and first material only.
  *
  * FBXLoader returns a three.js scene in the file's own units and axis conventions and applies a
  * few three-specific reinterpretations; this module undoes each of them (see the comments at each
