@@ -2,7 +2,7 @@
  * Real assets over HTTP (issue 15): Blender's own glTF fixtures imported with import_asset show
  * their UV sets, colours, material slots, textures, skins and morph targets in get_scene and
  * list_objects; transferred Blender → Unity as glTF they keep them, and the file passes the
- * Khronos validator; create_material takes texture files from the project, path-confined.
+ * Khronos validator; as FBX a textured asset keeps its UV sets and textures; create_material takes texture files from the project, path-confined.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -51,10 +51,15 @@ describe("real assets through import_asset and transfer_asset", () => {
     expect(skinned.asset!.skin.joints.length).toBe((await objects("blender")).find((o) => o.asset?.skin)!.asset!.skin.joints.length);
   });
 
-  it("transfers a textured asset as FBX with warnings for what FBX does not carry yet", async () => {
-    const root = (await objects("blender")).find((o) => o.name === "09_texture_transform" || o.name === "Plane")!;
+  it("transfers a textured asset with two UV sets as FBX, keeping its UV sets and textures", async () => {
+    const root = (await objects("blender")).find((o) => o.asset?.uv_sets === 2)!;
     const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: root.name, format: "fbx" });
-    expect(t.warnings.some((w: string) => /fbx: (textures|UV sets) of/.test(w))).toBe(true);
+    expect(t.warnings.filter((w: string) => /fbx: (textures|UV sets|material slots|vertex colours) of/.test(w))).toEqual([]);
+    const moved = (await objects("unity")).filter((o) => o.asset?.uv_sets === 2);
+    expect(moved.length).toBeGreaterThan(0);
+    const materials = (await kiln.ok("get_scene", { app: "unity" })).materials as { name: string; textures?: Record<string, { image: string; uv: number }> }[];
+    const used = materials.find((m) => m.name === moved[0].material)!;
+    expect(used.textures?.occlusion).toMatchObject({ uv: 1, image: expect.stringMatching(/^image\/[0-9a-f]{64}$/) });
   });
 
   it.each(["obj", "usd"])("transfers the textured plane Blender → Unity as %s with its UVs and texture, images beside the file, and imports that file again", async (format) => {

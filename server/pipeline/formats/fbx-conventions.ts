@@ -32,6 +32,12 @@ export const FBX_FILM_HEIGHT_MM = 0.612 * 25.4;
 /** Name of the material FBXLoader invents for meshes without one (three's Loader.DEFAULT_MATERIAL_NAME). */
 export const FBX_DEFAULT_MATERIAL = "__DEFAULT";
 
+/**
+ * Name of the placeholder material the writer connects for an empty material slot (FBX slots are
+ * the connected materials, so an empty one needs an object); the reader reads it as empty again.
+ */
+export const FBX_EMPTY_SLOT = "Kiln empty slot";
+
 const IDENTITY = new Quaternion();
 
 /**

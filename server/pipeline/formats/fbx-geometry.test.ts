@@ -47,7 +47,7 @@ describe("FBX geometry", () => {
     const theirNormals = numbers(child(child(theirs, "LayerElementNormal"), "Normals"))!;
     const ourNormals = numbers(child(child(ours, "LayerElementNormal"), "Normals"))!;
     mesh.indices.forEach((v, corner) => expect([0, 1, 2].map((c) => ourNormals[v * 3 + c])).toEqual([0, 1, 2].map((c) => theirNormals[corner * 3 + c])));
-    expect(readGeometry(ours, "Ball")).toEqual({ mesh: { positions: mesh.positions, normals: mesh.normals, indices: mesh.indices }, warnings: [] });
+    expect(readGeometry(ours, "Ball")).toEqual({ mesh: { positions: mesh.positions, normals: mesh.normals, indices: mesh.indices }, materialSlots: [0], uvSetNames: [], warnings: [] });
   });
 
   it("triangulates polygons as fans and reads per-vertex normals into an indexed mesh", () => {
@@ -78,8 +78,8 @@ describe("FBX geometry", () => {
     g.children[1] = node("PolygonVertexIndex", [ints(0, 1, 2, ~3, 1, ~4)]);
     const { mesh, warnings } = readGeometry(g, "Q");
     expect(warnings).toEqual([
-      'fbx: mesh "Q": attribute uv dropped', 'fbx: mesh "Q": attribute uv1 dropped', 'fbx: mesh "Q": attribute color dropped',
       'fbx: mesh "Q": polygons with fewer than 3 corners dropped', 'fbx: mesh "Q": had no normals; smooth normals computed',
+      'fbx: mesh "Q": UV set "" has no UV array; dropped', 'fbx: mesh "Q": UV set "" has no UV array; dropped', 'fbx: mesh "Q": colour layer "" has no Colors array; dropped',
     ]);
     expect(mesh.indices.length).toBe(6);
     expect(Array.from(mesh.normals.subarray(0, 3))).toEqual([0, 0, 1]);
@@ -98,8 +98,8 @@ describe("FBX geometry", () => {
 
   it.each([
     ["an index out of range", layer("ByVertice", "IndexToDirect", [0, 0, 1], [0, 0, 0, 0, 5]), "normal of vertex 4 missing"],
-    ["a float index", [...layer("ByPolygonVertex", "IndexToDirect", [0, 0, 1]), node("NormalsIndex", [doubles(0, 0, 0, 0, 0, 0, 0)])], "normal layer has IndexToDirect but no int32 index"],
-    ["an edge mapping", layer("ByEdge", "Direct", [0, 0, 1]), 'normals mapped "ByEdge", which Kiln does not read'],
+    ["a float index", [...layer("ByPolygonVertex", "IndexToDirect", [0, 0, 1]), node("NormalsIndex", [doubles(0, 0, 0, 0, 0, 0, 0)])], "normal layer is mapped IndexToDirect but has no int32 NormalsIndex"],
+    ["an edge mapping", layer("ByEdge", "Direct", [0, 0, 1]), 'normal layer is mapped "ByEdge", which Kiln does not read'],
   ])("computes normals instead when the layer has %s", (_what, normalLayer, why) => {
     const { mesh, warnings } = readGeometry(quadAndTriangle(normalLayer), "Q");
     expect(warnings).toEqual([`fbx: mesh "Q": ${why}; smooth normals computed`]);

@@ -11,6 +11,7 @@ import { Euler, MathUtils, Matrix3, Matrix4, ShapeUtils, Vector2, Vector3, type 
 import { child, childrenNamed, stringProperty, text, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { computeNormals, sequentialIndices, type InterchangeMesh } from "./interchange";
 import { LIMITS } from "./limits";
+import { colorElement, layerElements, layerNodes, materialElement, readLayer, srgbToLinear, uvElement, type CornerSource, type LayerData } from "./fbx-layers";
 
 type Geometry = Omit<InterchangeMesh, "name">;
 
@@ -32,9 +33,12 @@ export function objectName(n: FbxNode): string {
  * Replaces a Geometry node's arrays with `mesh`: double-precision vertices, triangles as
  * polygons (the last corner of each stored as ~index, FBX's polygon end mark), and normals per
  * vertex ("ByVertice", "Direct"), which Blender, assimp and FBXLoader all read. Per-vertex
- * normals keep the file a sixth of the size of the per-corner ones the exporter writes.
+ * normals keep the file a sixth of the size of the per-corner ones the exporter writes. UV sets,
+ * vertex colours and the material index of each triangle (its group's slot, `groupSlots`; the
+ * group's number without it) go in layers after them
+ * (fbx-layers.ts), replacing the exporter's material layer and layer list.
  */
-export function setGeometry(geometry: FbxNode, mesh: Geometry): void {
+export function setGeometry(geometry: FbxNode, mesh: Geometry, groupSlots?: number[]): void {
   const polygonVertexIndex = new Int32Array(mesh.indices);
   for (let k = 2; k < polygonVertexIndex.length; k += 3) polygonVertexIndex[k] = ~polygonVertexIndex[k];
   const replacements: Record<string, FbxNode> = {
@@ -50,7 +54,15 @@ export function setGeometry(geometry: FbxNode, mesh: Geometry): void {
   };
   const missing = Object.keys(replacements).filter((name) => !child(geometry, name));
   if (missing.length) throw new Error(`fbx: placeholder geometry lacks ${missing.join(", ")}`);
-  geometry.children = geometry.children.map((c) => replacements[c.name] ?? c);
+  const replaced = new Set(["LayerElementMaterial", "LayerElementUV", "LayerElementColor", "Layer"]);
+  const uvs = mesh.uvs ?? [];
+  geometry.children = [
+    ...geometry.children.filter((c) => !replaced.has(c.name)).map((c) => replacements[c.name] ?? c),
+    materialElement(mesh.indices.length / 3, mesh.groups, groupSlots),
+    ...uvs.map((uv, k) => uvElement(k, uv, mesh.indices)),
+    ...(mesh.colors ? [colorElement(mesh.colors, mesh.indices)] : []),
+    ...layerNodes(uvs.length, !!mesh.colors),
+  ];
 }
 
 /** Empties a Geometry node down to one degenerate triangle, so FBXLoader still makes a mesh of it. */
@@ -60,13 +72,6 @@ export function stubGeometry(geometry: FbxNode): void {
     node("Vertices", [{ type: "d", value: new Float64Array(9) }]),
     node("PolygonVertexIndex", [{ type: "i", value: Int32Array.of(0, 1, -3) }]),
   ];
-}
-
-/** Attribute layers FBX may carry that the interchange model has no place for, by three.js name. */
-function droppedLayers(geometry: FbxNode): string[] {
-  const uv = childrenNamed(geometry, "LayerElementUV").map((_, k) => (k === 0 ? "uv" : `uv${k}`));
-  const color = childrenNamed(geometry, "LayerElementColor").length ? ["color"] : [];
-  return [...uv, ...color];
 }
 
 /** Triangles one geometry may have (the file's whole budget), counted before its arrays are allocated. */
@@ -110,14 +115,25 @@ function triangulate(vertices: ArrayLike<number>, corners: number[], emit: Emit)
   }
 }
 
+/** A geometry as read: the mesh, the material index of each group (-1: none), its UV sets' names. */
+export interface ReadGeometry {
+  mesh: Geometry;
+  /** One per group (or one for a mesh without groups); indices into the model's connected materials. */
+  materialSlots: number[];
+  uvSetNames: string[];
+  warnings: string[];
+}
+
 /**
- * Reads a Mesh Geometry node. Normals come from the first normal layer in any FBX mapping:
- * per-vertex normals keep the mesh indexed, per-corner ones give one vertex per corner, which the
- * importer welds again. Normals it cannot use are recomputed, with a warning. Throws on vertex
- * indices outside the vertex list and on non-finite coordinates: there is no mesh to guess there.
+ * Reads a Mesh Geometry node. Normals come from the first normal layer in any FBX mapping, UV
+ * sets (two) and vertex colours (one layer) from theirs (fbx-layers.ts): per-vertex normals with
+ * UVs and colours that have one value per vertex keep the mesh indexed, anything else gives one
+ * vertex per corner, which the importer welds again. Normals it cannot use are recomputed and UV
+ * sets or colours it cannot use dropped, with a warning. Throws on vertex indices outside the
+ * vertex list and on non-finite coordinates: there is no mesh to guess there.
  */
-export function readGeometry(geometry: FbxNode, name: string): { mesh: Geometry; warnings: string[] } {
-  const warnings = droppedLayers(geometry).map((attr) => `fbx: mesh "${name}": attribute ${attr} dropped`);
+export function readGeometry(geometry: FbxNode, name: string): ReadGeometry {
+  const warnings: string[] = [];
   const bad = (what: string): never => {
     throw new Error(`fbx: geometry "${name}": ${what}`);
   };
@@ -162,54 +178,116 @@ export function readGeometry(geometry: FbxNode, name: string): { mesh: Geometry;
   const triangles = t;
   if (degenerate) warnings.push(`fbx: mesh "${name}": polygons with fewer than 3 corners dropped`);
   if (start !== polygons.length) warnings.push(`fbx: mesh "${name}": unterminated last polygon dropped`);
-  const indices = cornerVertex.subarray(0, triangles * 3);
-  const smooth = (why: string) => {
-    warnings.push(`fbx: mesh "${name}": ${why}; smooth normals computed`);
-    const positions = new Float32Array(vertices);
-    return { mesh: { positions, normals: computeNormals(positions, indices), indices }, warnings };
+  const cornerCount = triangles * 3;
+  const source: CornerSource = { vertex: (c) => cornerVertex[c], polygonVertex: (c) => cornerPolygonVertex[c], polygon: (c) => trianglePolygon[Math.floor(c / 3)] };
+  /** The first corner whose value the layer lacks, or -1. */
+  const firstMissing = (l: LayerData) => {
+    for (let c = 0; c < cornerCount; c++) if (l.slot(c) < 0) return c;
+    return -1;
   };
 
-  const layer = child(geometry, "LayerElementNormal");
-  const normals = numbers(child(layer, "Normals"));
-  if (!layer || !normals) return smooth("had no normals");
-  const mapping = text(child(layer, "MappingInformationType")?.properties[0]);
-  const reference = text(child(layer, "ReferenceInformationType")?.properties[0]);
-  const index = reference === "IndexToDirect" ? numbers(child(layer, "NormalsIndex") ?? child(layer, "NormalIndex")) : undefined;
-  if (reference === "IndexToDirect" && !(index instanceof Int32Array)) return smooth("normal layer has IndexToDirect but no int32 index");
-  const normalCount = Math.floor(normals.length / 3);
-  /** The normal slot for an element of the mapping (vertex, polygon vertex or polygon), or -1. */
-  const slot = (element: number) => {
-    const n = index ? (element < index.length ? index[element] : -1) : element;
-    return n >= 0 && n < normalCount ? n : -1;
-  };
+  // Normals: a layer that cannot give every corner one makes all of them computed instead.
+  let normals: LayerData | undefined, normalsWhy = "had no normals";
+  const normalLayer = child(geometry, "LayerElementNormal");
+  const byVertex = ["ByVertice", "ByVertex"].includes(text(child(normalLayer, "MappingInformationType")?.properties[0]));
+  if (normalLayer) {
+    const read = readLayer(normalLayer, "Normals", ["NormalsIndex", "NormalIndex"], 3, source);
+    if (typeof read === "string") normalsWhy = read === "has no Normals array" ? "had no normals" : `normal layer ${read}`;
+    else {
+      const c = firstMissing(read);
+      if (c < 0) normals = read;
+      else normalsWhy = byVertex ? `normal of vertex ${cornerVertex[c]} missing` : `normal of corner ${cornerPolygonVertex[c]} missing`;
+    }
+  }
+  if (!normals) warnings.push(`fbx: mesh "${name}": ${normalsWhy}; smooth normals computed`);
 
-  if (mapping === "ByVertice" || mapping === "ByVertex") {
-    // Indexed: one normal per vertex.
-    const out = new Float32Array(vertexCount * 3);
-    if (!index && normalCount >= vertexCount) out.set(normals.subarray(0, out.length));
-    else for (let v = 0; v < vertexCount; v++) {
-      const n = slot(v);
-      if (n < 0) return smooth(`normal of vertex ${v} missing`);
-      for (let c = 0; c < 3; c++) out[v * 3 + c] = normals[n * 3 + c];
+  // UV sets (two at most) and vertex colours (the first layer): dropped with a warning when unreadable.
+  const optional = (type: string, what: string, dataName: string, indexName: string, size: number, keep: number) =>
+    layerElements(geometry, type).flatMap((layer, k) => {
+      const label = `${what} "${text(child(layer, "Name")?.properties[0])}"`;
+      if (k >= keep) return (warnings.push(`fbx: mesh "${name}": ${label} dropped (Kiln keeps ${keep})`), []);
+      const read = readLayer(layer, dataName, [indexName], size, source);
+      if (typeof read === "string") return (warnings.push(`fbx: mesh "${name}": ${label} ${read}; dropped`), []);
+      const c = firstMissing(read);
+      if (c >= 0) return (warnings.push(`fbx: mesh "${name}": ${label} has no value for polygon vertex ${cornerPolygonVertex[c]}; dropped`), []);
+      return [read];
+    });
+  const uvLayers = optional("LayerElementUV", "UV set", "UV", "UVIndex", 2, 2);
+  const colorLayers = optional("LayerElementColor", "colour layer", "Colors", "ColorIndex", 4, 1);
+  const groups = materialGroups(geometry, name, triangles, source, warnings);
+
+  // Kiln's own files (normals per vertex, UVs and colours with one value per vertex) stay
+  // indexed with their vertex order; anything else gets one vertex per corner.
+  const perVertex = (l: LayerData) => {
+    const seen = new Int32Array(vertexCount).fill(-1);
+    for (let c = 0; c < cornerCount; c++) {
+      const v = cornerVertex[c], s = l.slot(c);
+      if (seen[v] === -1) seen[v] = s;
+      else if (seen[v] !== s) return undefined;
     }
-    return { mesh: { positions: new Float32Array(vertices), normals: out, indices }, warnings };
-  }
-  const element =
-    mapping === "ByPolygonVertex" ? (corner: number) => cornerPolygonVertex[corner]
-      : mapping === "ByPolygon" ? (corner: number) => trianglePolygon[Math.floor(corner / 3)]
-        : mapping === "AllSame" ? () => 0
-          : undefined;
-  if (!element) return smooth(`normals mapped "${mapping}", which Kiln does not read`);
-  const positions = new Float32Array(triangles * 9), out = new Float32Array(triangles * 9);
-  for (let corner = 0; corner < triangles * 3; corner++) {
-    const v = cornerVertex[corner] * 3, n = slot(element(corner));
-    if (n < 0) return smooth(`normal of corner ${cornerPolygonVertex[corner]} missing`);
-    for (let c = 0; c < 3; c++) {
-      positions[corner * 3 + c] = vertices[v + c];
-      out[corner * 3 + c] = normals[n * 3 + c];
+    if (l.vertexSlot) for (let v = 0; v < vertexCount; v++) if (seen[v] === -1) seen[v] = l.vertexSlot(v);
+    return seen;
+  };
+  const others = [...uvLayers, ...colorLayers];
+  const vertexSlots = (!normals || byVertex) ? [normals, ...others].map((l) => (l ? perVertex(l) : null)) : [];
+  const indexed = (!normals || byVertex) && vertexSlots.every((s) => s !== undefined);
+  const outCount = indexed ? vertexCount : cornerCount;
+  /** The slot of output vertex `o` in layer `l` (number `k` of normals, UV sets, colours), or -1 for a vertex no corner uses. */
+  const slotOf = (l: LayerData, k: number, o: number) => (indexed ? vertexSlots[k]![o] : l.slot(o));
+  const fill = (l: LayerData, k: number, out: Float32Array, size: number) => {
+    for (let o = 0; o < outCount; o++) {
+      const s = slotOf(l, k, o);
+      if (s >= 0) for (let c = 0; c < size; c++) out[o * size + c] = l.data[s * l.size + c];
     }
+    return out;
+  };
+  let positions: Float32Array;
+  if (indexed) positions = new Float32Array(vertices);
+  else {
+    positions = new Float32Array(cornerCount * 3);
+    for (let c = 0; c < cornerCount; c++) for (let k = 0; k < 3; k++) positions[c * 3 + k] = vertices[cornerVertex[c] * 3 + k];
   }
-  return { mesh: { positions, normals: out, indices: sequentialIndices(triangles * 3) }, warnings };
+  const indices = indexed ? cornerVertex.subarray(0, cornerCount) : sequentialIndices(cornerCount);
+  const mesh: Geometry = { positions, normals: normals ? fill(normals, 0, new Float32Array(outCount * 3), 3) : computeNormals(positions, indices), indices };
+  if (uvLayers.length) {
+    mesh.uvs = uvLayers.map((l, k) => fill(l, 1 + k, new Float32Array(outCount * 2), 2));
+    for (const uv of mesh.uvs) for (let i = 1; i < uv.length; i += 2) uv[i] = 1 - uv[i]; // FBX V up → glTF V down
+  }
+  if (colorLayers.length) {
+    const colors = fill(colorLayers[0], 1 + uvLayers.length, new Float32Array(outCount * 4).fill(1), 4);
+    for (let i = 0; i < colors.length; i++) if (i % 4 !== 3) colors[i] = srgbToLinear(colors[i]);
+    mesh.colors = colors;
+  }
+  if (groups.groups.length > 1) mesh.groups = groups.groups;
+  return { mesh, materialSlots: groups.slots, uvSetNames: uvLayers.map((l) => l.name), warnings };
+}
+
+/**
+ * Material slots from the material layer: consecutive runs of triangles with the same material
+ * index become groups, each with its index (-1 where the index is missing or negative). A mesh
+ * without a material layer is one run with index 0.
+ */
+function materialGroups(geometry: FbxNode, name: string, triangles: number, corners: CornerSource, warnings: string[]) {
+  const layer = child(geometry, "LayerElementMaterial");
+  let slotOf = (_triangle: number) => 0;
+  if (layer) {
+    const mapping = text(child(layer, "MappingInformationType")?.properties[0]);
+    const p = child(layer, "Materials")?.properties[0];
+    if (p?.type !== "i") warnings.push(`fbx: mesh "${name}": material layer has no int32 Materials array; first material used`);
+    else if (mapping === "ByPolygon") slotOf = (t) => {
+      const polygon = corners.polygon(t * 3);
+      return polygon < p.value.length && p.value[polygon] >= 0 ? p.value[polygon] : -1;
+    };
+    else if (mapping === "AllSame") slotOf = () => (p.value.length && p.value[0] >= 0 ? p.value[0] : -1);
+    else warnings.push(`fbx: mesh "${name}": material layer mapped "${mapping}", which Kiln does not read; first material used`);
+  }
+  const groups: { start: number; count: number }[] = [], slots: number[] = [];
+  for (let t = 0; t < triangles; t++) {
+    const s = slotOf(t);
+    if (slots.length && slots[slots.length - 1] === s) groups[groups.length - 1].count += 3;
+    else (groups.push({ start: t * 3, count: 3 }), slots.push(s));
+  }
+  return { groups, slots };
 }
 
 /** The values of a model's Properties70 entry `name` (after its four header strings), if present. */

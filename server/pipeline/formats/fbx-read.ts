@@ -1,7 +1,9 @@
 /**
  * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model. In
  * binary files the mesh geometry is read by fbx-geometry.ts instead, and FBXLoader gets the file
- * with placeholders in its place (FBXLoader takes seconds over a million triangles).
+ * with placeholders in its place (FBXLoader takes seconds over a million triangles), and so are
+ * UV sets, colours, material indices (fbx-geometry.ts), textures (fbx-textures.ts) and custom
+ * properties (fbx-properties.ts); ASCII files keep FBXLoader's mesh and first material only.
  *
  * FBXLoader returns a three.js scene in the file's own units and axis conventions and applies a
  * few three-specific reinterpretations; this module undoes each of them (see the comments at each
@@ -29,7 +31,9 @@ import {
 import { FBXLoader } from "three/examples/jsm/loaders/FBXLoader.js";
 import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
-import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
+import { takeTextures } from "./fbx-textures";
+import { readUserProperties } from "./fbx-properties";
+import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
 
 /** three.js track property → interchange animation channel. */
@@ -87,8 +91,11 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   const geometryIndex = new Map<unknown, number>();
   const materialIndex = new Map<Material, number>();
 
-  const material = (m: Material): number | undefined => {
-    if (m.name === FBX_DEFAULT_MATERIAL) return undefined; // invented by FBXLoader: the mesh had none
+  const imageIndex = new Map<bigint, number>();
+  /** Interchange index of a loader material (FBX id `fbxId`; `uvSetNames` of the mesh that first uses it), or undefined. */
+  const material = (m: Material | undefined, fbxId?: bigint, uvSetNames: string[] = []): number | undefined => {
+    // Invented by FBXLoader (the mesh had none), or the writer's placeholder for an empty slot.
+    if (!m || m.name === FBX_DEFAULT_MATERIAL || m.name === FBX_EMPTY_SLOT) return undefined;
     let k = materialIndex.get(m);
     if (k === undefined) {
       const phong = m as MeshPhongMaterial;
@@ -99,7 +106,15 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
       materialIndex.set(m, k);
       for (const map of ["map", "normalMap", "bumpMap", "specularMap", "emissiveMap", "alphaMap", "displacementMap", "aoMap", "envMap"] as const)
         if ((phong as unknown as Record<string, unknown>)[map]) warn(`fbx: material "${m.name}": texture ${map} dropped`);
-      if (phong.emissive && phong.emissive.getHex() !== 0) warn(`fbx: material "${m.name}": emissive colour dropped`);
+      const extras = fbxId === undefined ? undefined : separated?.materialExtras(fbxId, m.name);
+      if (extras) out.materials[k].extras = extras;
+      if (phong.emissive && phong.emissive.getHex() !== 0) out.materials[k].emissive = phong.emissive.toArray() as [number, number, number];
+      for (const t of (fbxId !== undefined && separated?.textures.byMaterial.get(fbxId)) || []) {
+        let image = imageIndex.get(t.video);
+        if (image === undefined) imageIndex.set(t.video, (image = (out.images ??= []).push(separated!.textures.images.get(t.video)!) - 1));
+        const uv = Math.max(0, uvSetNames.indexOf(t.uvSet)) as 0 | 1;
+        (out.materials[k].textures ??= {})[t.slot] = { image, uv, ...t.transform };
+      }
     }
     return k;
   };
@@ -122,6 +137,8 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     // with scale 1 and untouched child transforms, instead of scale 100 and children at 1/100.
     if (parent === null && toMetres !== 1) m.premultiply(new Matrix4().makeScale(toMetres, toMetres, toMetres));
     const node: InterchangeNode = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
+    const extras = separated?.modelExtras(obj.ID, name);
+    if (extras) node.extras = extras;
     const self = out.nodes.push(node) - 1;
     fixes.push(own);
     parentFixes.push(parentFix);
@@ -130,16 +147,24 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     if (obj.isMesh) {
       const mesh = obj as Mesh;
       if ((mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh) warn(`fbx: mesh "${name}": skinning dropped`);
-      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, load: () => loaderMesh(mesh.geometry, name, warn) };
+      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, slots: [0], uvSetNames: [] as string[], load: () => loaderMesh(mesh.geometry, name, warn) };
       if (found) {
         let k = geometryIndex.get(found.key);
         if (k === undefined) geometryIndex.set(found.key, (k = out.meshes.push(found.load()) - 1));
         node.mesh = k;
       } else warn(`fbx: mesh "${name}": its geometry is not a polygon mesh; dropped`);
+      // Slots: the model's materials in connection order (FBXLoader's array), indexed by the
+      // geometry's material layer; ASCII files (no layer read) keep the first.
       const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-      if (new Set(mats).size > 1) warn(`fbx: mesh "${name}": several materials; only the first kept`);
-      const mi = material(mats[0]);
-      if (mi !== undefined) node.material = mi;
+      const ids = separated?.materialsOf(obj.ID) ?? [];
+      const slots = found?.slots ?? [0];
+      if (!separated && new Set(mats).size > 1) warn(`fbx: mesh "${name}": several materials; only the first kept`);
+      const slotMaterial = (s: number) => (s >= 0 && s < mats.length ? material(mats[s], ids[s], found?.uvSetNames) ?? null : null);
+      if (node.mesh !== undefined && out.meshes[node.mesh].groups) node.materials = slots.map(slotMaterial);
+      else {
+        const mi = slotMaterial(slots[0]);
+        if (mi !== null) node.material = mi;
+      }
     } else if ((obj as PerspectiveCamera).isPerspectiveCamera) {
       const cam = obj as PerspectiveCamera;
       // FBXLoader divides NearPlane/FarPlane by 1000 (it assumes millimetres); undo, then to metres.
@@ -219,13 +244,14 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
 
   // Only geometry some model uses is read (FBXLoader skips the rest too); all of it is emptied.
   const used = new Set(geometryOf.values());
-  const meshes = new Map<number, InterchangeMesh>();
+  const meshes = new Map<number, { mesh: InterchangeMesh; slots: number[]; uvSetNames: string[] }>();
   for (const [g, node] of geometries) {
     if (used.has(g)) {
       const name = objectName(node);
       const read = readGeometry(node, name);
       read.warnings.forEach(warn);
-      meshes.set(g, { name, ...read.mesh });
+      const extras = readUserProperties(node, `mesh "${name}"`, warn);
+      meshes.set(g, { mesh: { name, ...read.mesh, ...(extras ? { extras } : {}) }, slots: read.materialSlots, uvSetNames: read.uvSetNames });
     }
     stubGeometry(node);
   }
@@ -233,23 +259,41 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
     const isShape = (n: FbxNode) => (n.name === "Geometry" && text(n.properties[2]) === "Shape") || (n.name === "Deformer" && /^BlendShape/.test(text(n.properties[2])));
     const removed = new Set(objects.children.filter(isShape).map(id));
     for (const n of objects.children.filter((n) => n.name === "Deformer" && text(n.properties[2]) === "BlendShape"))
-      for (const g of parents.get(id(n)) ?? []) if (meshes.has(g)) warn(`fbx: mesh "${meshes.get(g)!.name}": morph targets dropped`);
+      for (const g of parents.get(id(n)) ?? []) if (meshes.has(g)) warn(`fbx: mesh "${meshes.get(g)!.mesh.name}": morph targets dropped`);
     objects.children = objects.children.filter((n) => !removed.has(id(n)));
     const dangling = new Set(links.filter((l) => removed.has(l.from) || removed.has(l.to)).map((l) => l.c));
     if (connections) connections.children = connections.children.filter((c) => !dangling.has(c));
   }
+  // A model's materials in connection order (FBXLoader's order, and the order slots count in).
+  const materialIds = new Map<bigint, FbxNode>();
+  for (const n of objects?.children ?? []) if (n.name === "Material" && n.properties[0]?.type === "L") materialIds.set(n.properties[0].value, n);
+  const modelMaterials = new Map<number, bigint[]>();
+  for (const c of childrenNamed(connections, "C")) {
+    const from = c.properties[1];
+    if (text(c.properties[0]) !== "OO" || from?.type !== "L" || !materialIds.has(from.value)) continue;
+    const to = loaderId(c.properties[2]);
+    modelMaterials.set(to, [...(modelMaterials.get(to) ?? []), from.value]);
+  }
+  const textures = takeTextures(doc, warn);
   return {
     // Read straight back by FBXLoader, so not worth compressing.
     file: writeFbxBinary(doc, { compress: false }),
+    textures,
+    /** Custom properties of a model (by FBXLoader's ID) or a material (by FBX id). */
+    modelExtras: (model: number | undefined, name: string) => (model === undefined ? undefined : readUserProperties(models.get(model), `node "${name}"`, warn)),
+    materialExtras: (material: bigint, name: string) => readUserProperties(materialIds.get(material), `material "${name}"`, warn),
+    /** FBX ids of a model's materials (by FBXLoader's ID), in slot order. */
+    materialsOf: (model: number | undefined) => (model === undefined ? [] : modelMaterials.get(model) ?? []),
     /** The mesh of a model (by FBXLoader's ID), keyed so models with the same geometry and transform share it. */
     meshOf(model: number | undefined, modelName: string) {
       const g = model === undefined ? undefined : geometryOf.get(model);
       if (g === undefined) return undefined;
       const found = meshes.get(g)!;
-      const mesh = { ...found, name: found.name || modelName };
+      const mesh = { ...found.mesh, name: found.mesh.name || modelName };
       const transform = geometricTransform(models.get(model!)!);
-      if (!transform) return { key: g, load: () => mesh };
-      return { key: `${g}/${transform.elements.join(",")}`, load: () => ({ name: mesh.name, ...transformGeometry(mesh, transform) }) };
+      const { slots, uvSetNames } = found;
+      if (!transform) return { key: g, slots, uvSetNames, load: () => mesh };
+      return { key: `${g}/${transform.elements.join(",")}`, slots, uvSetNames, load: () => ({ ...mesh, name: mesh.name, ...transformGeometry(mesh, transform) }) };
     },
   };
 }

@@ -8,6 +8,8 @@
  * - UnitScaleFactor 100 (metres), see FBX_UNIT_SCALE.
  * - FBX camera/light axis conventions (CAMERA_FIX/LIGHT_FIX), so DCC tools aim them correctly.
  * - Track names use object UUIDs, because names with '.', '/', ':' or '[' break three's track parser.
+ * - UV sets, vertex colours and material slots in the geometry (fbx-layers.ts), embedded textures
+ *   (fbx-textures.ts) and custom properties (fbx-properties.ts), on the exporter's node tree.
  */
 import {
   AnimationClip,
@@ -31,9 +33,11 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { child, childrenNamed, readFbxBinary, text, writeFbxBinary } from "./fbx-binary";
+import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary, type FbxNode } from "./fbx-binary";
 import { numbers, setGeometry } from "./fbx-geometry";
-import { CAMERA_FIX, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
+import { writeTextures } from "./fbx-textures";
+import { writeUserProperties } from "./fbx-properties";
+import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
   meaninglessLightFieldWarnings,
@@ -44,6 +48,13 @@ import {
   type InterchangeLight,
   type InterchangeScene,
 } from "./interchange";
+
+/**
+ * Delimits the tag that material and model names carry through the exporter (see finishFile):
+ * `<TAG><kind><index><TAG>name`, kind "m" (material), "e" (empty slot) or "n" (node).
+ */
+const TAG = "\u0002";
+const tagged = (kind: "m" | "e" | "n", index: number | "", name: string) => `${TAG}${kind}${index}${TAG}${name.replaceAll(TAG, "")}`;
 
 /** Far planes beyond this are written as this: FBX has no infinite far plane. */
 const MAX_FAR = 1e9;
@@ -99,11 +110,18 @@ function compatibleEulerCurves(plan: unknown): void {
     }
 }
 
+/** Blender's look for an empty slot: grey 0.8 (linear), roughness 0.5. */
+function emptySlotMaterial(name: string): MeshStandardMaterial {
+  const m = new MeshStandardMaterial({ name, roughness: 0.5, metalness: 0 });
+  m.color.setRGB(0.8, 0.8, 0.8);
+  return m;
+}
+
 /** Writes `<baseName>.fbx` (binary FBX 7.4, metres, Y up). */
 export async function encodeFbx(scene: InterchangeScene, baseName: string): Promise<EncodeResult> {
   validateScene(scene);
   const warnings = [...unusedMeshWarnings(scene, "fbx"), ...meaninglessLightFieldWarnings(scene, "fbx")];
-  const used = new Set(scene.nodes.map((n) => n.material));
+  const used = new Set(scene.nodes.flatMap((n) => [n.material, ...(n.materials ?? [])]));
   scene.materials.forEach((m, k) => used.has(k) || warnings.push(`fbx: unused material "${m.name}" dropped`));
 
   // FBXLoader binds animation tracks by sanitised model name, so those must be unique once
@@ -114,21 +132,52 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   const names = clean.map((c, i) => c + unique[i].slice(sanitized[i].length)); // keeps the "_2" suffix, if any
   names.forEach((name, i) => name === scene.nodes[i].name || warnings.push(`fbx: node "${scene.nodes[i].name}" written as "${name}" (FBX names must be non-empty and, for animation, unique)`));
 
-  // One placeholder triangle per mesh, its x coordinate the mesh's index: the exporter writes a
-  // Geometry node for it, and fillGeometry puts the real arrays in (see fbx-geometry.ts for why).
-  const geometries = scene.meshes.map((m, k) => {
-    const g = new BufferGeometry();
-    g.setAttribute("position", new Float32BufferAttribute([k, 0, 0, k, 0, 0, k, 0, 0], 3));
-    g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
-    g.setIndex(new Uint32BufferAttribute([0, 1, 2], 1));
-    g.name = m.name;
+  // One placeholder triangle per geometry, its x coordinate the geometry's number: the exporter
+  // writes a Geometry node for it, and finishFile puts the real arrays in (see fbx-geometry.ts
+  // for why). A mesh with groups gets one geometry per list of group materials in use: Blender
+  // keeps materials on the mesh, so models sharing a geometry would share their slots.
+  // A model's slots are its distinct group materials in order of first use (an empty slot, null,
+  // counting once), as Blender's glTF importer makes them; each group's triangles carry its slot.
+  const geometryMesh: { mesh: number; groupSlots?: number[] }[] = [];
+  const geometryByKey = new Map<string, BufferGeometry>();
+  const slotsOf = (n: (typeof scene.nodes)[number]) => {
+    const perGroup = (scene.meshes[n.mesh!].groups ?? []).map((_, i) => n.materials?.[i] ?? null);
+    const slots = [...new Set(perGroup)];
+    // All empty: no slots at all (Blender's glTF importer makes none either); index 0 reads as empty.
+    if (slots.length === 1 && slots[0] === null) return { slots: [], groupSlots: perGroup.map(() => 0) };
+    return { slots, groupSlots: perGroup.map((m) => slots.indexOf(m)) };
+  };
+  const geometryFor = (n: (typeof scene.nodes)[number]) => {
+    const k = n.mesh!, groups = scene.meshes[k].groups;
+    const key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
+    let g = geometryByKey.get(key);
+    if (!g) {
+      const x = geometryMesh.push({ mesh: k, groupSlots: groups && slotsOf(n).groupSlots }) - 1;
+      g = new BufferGeometry();
+      g.setAttribute("position", new Float32BufferAttribute([x, 0, 0, x, 0, 0, x, 0, 0], 3));
+      g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
+      g.setIndex(new Uint32BufferAttribute([0, 1, 2], 1));
+      g.name = scene.meshes[k].name;
+      geometryByKey.set(key, g);
+    }
     return g;
-  });
-  const materials = scene.materials.map((m) => {
-    const mat = new MeshStandardMaterial({ name: m.name, metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
+  };
+  // Names carry a tag (the material's index) through the exporter, so finishFile can tell which
+  // FBX Material object is which; it restores the names.
+  const materials = scene.materials.map((m, k) => {
+    const mat = new MeshStandardMaterial({ name: tagged("m", k, m.name), metalness: m.metallic, roughness: m.roughness, opacity: m.color[3], transparent: m.color[3] < 1 });
     mat.color.setRGB(m.color[0], m.color[1], m.color[2]);
+    // glTF's emission is emissive × texture; Blender's FBX importer takes EmissiveColor (or the
+    // texture) times EmissiveFactor, so no emissive colour must mean factor 0, not a glowing texture.
+    if (m.emissive) mat.emissive.setRGB(...m.emissive);
+    if (!m.emissive?.some((c) => c > 0)) mat.emissiveIntensity = 0;
     return mat;
   });
+  // Material slots are the model's connected materials in order; an empty slot needs an object
+  // too: one shared placeholder, which the reader reads as empty again.
+  let emptySlot: MeshStandardMaterial | undefined;
+  const slotMaterials = (n: (typeof scene.nodes)[number]) =>
+    slotsOf(n).slots.map((m) => (m === null ? (emptySlot ??= emptySlotMaterial(tagged("e", "", FBX_EMPTY_SLOT))) : materials[m]));
 
   // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
   // attachments move to identity child models (an FBX model holds one attribute).
@@ -149,7 +198,8 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
       return cam;
     };
     if (n.mesh !== undefined) {
-      obj = new Mesh(geometries[n.mesh], n.material === undefined ? [] : materials[n.material]);
+      const groups = scene.meshes[n.mesh].groups?.length;
+      obj = new Mesh(geometryFor(n), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
@@ -157,7 +207,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else obj = n.light ? makeLight(n.light) : new Group();
     fixes.push(n.mesh === undefined && n.camera ? CAMERA_FIX : n.mesh === undefined && n.light ? LIGHT_FIX : null);
-    obj.name = names[i];
+    obj.name = tagged("n", i, names[i]);
     for (const [kind, child, fix] of extras) {
       child.name = `${names[i]}_${kind}`;
       child.quaternion.copy(fix);
@@ -197,21 +247,47 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // FBX export default). The exporter's "Z" forward would declare -X right and mirror-turn imports.
   const options = { version: 7400, axisUp: "Y", axisForward: "-Z", unitScale: FBX_UNIT_SCALE, animations, embedTextures: false } as const;
   const bytes = captureWarnings(warnings, "fbx: exporter: ", () => new FBXExporter().register(compatibleEulerCurves).parseSync(root, options));
-  return { files: [{ name: `${baseName}.fbx`, bytes: fillGeometry(bytes, scene) }], warnings };
+  return { files: [{ name: `${baseName}.fbx`, bytes: finishFile(bytes, scene, geometryMesh, warnings) }], warnings };
 }
 
-/** The exporter's file with each placeholder Geometry node given its mesh's real arrays. */
-function fillGeometry(bytes: Uint8Array, scene: InterchangeScene): Uint8Array {
+/**
+ * The exporter's file with each placeholder Geometry node given its mesh's real arrays, material
+ * names untagged, and the materials' textures added.
+ */
+function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { mesh: number; groupSlots?: number[] }[], warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
+  const objects = doc.nodes.find((n) => n.name === "Objects");
+  // Untag every name (models and materials, and whatever the exporter named after them).
+  const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>() };
+  const untag = (n: FbxNode) => {
+    n.properties.forEach((p, k) => {
+      if (p.type !== "S") return;
+      const s = text(p);
+      const at = s.indexOf(TAG), end = at < 0 ? -1 : s.indexOf(TAG, at + 1);
+      if (end < 0) return;
+      n.properties[k] = stringProperty(s.slice(0, at) + s.slice(end + 1));
+      const kind = s[at + 1] as keyof typeof ids, index = Number(s.slice(at + 2, end)), id = n.properties[0];
+      if (k === 1 && n.name === ({ m: "Material", e: "Material", n: "Model" } as const)[kind] && id?.type === "L") ids[kind].set(index, [...(ids[kind].get(index) ?? []), id.value]);
+    });
+    n.children.forEach(untag);
+  };
+  doc.nodes.forEach(untag);
+  const materialIds = ids.m;
+  if (childrenNamed(objects, "Material").length !== [...ids.m.values(), ...ids.e.values()].flat().length) throw new Error("fbx: exporter wrote a material Kiln did not tag");
+  // Custom properties as user properties, on the models, materials and (below) geometries.
+  const byId = new Map(objects?.children.map((n) => [n.properties[0]?.value, n]));
+  for (const [kind, list] of [["n", scene.nodes], ["m", scene.materials]] as const)
+    for (const [index, found] of ids[kind]) for (const id of found) writeUserProperties(byId.get(id)!, list[index].extras);
+  writeTextures(doc, scene, materialIds, warnings);
   const filled = new Set<number>();
   for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
     if (text(geometry.properties[2]) !== "Mesh") continue;
-    const k = numbers(child(geometry, "Vertices"))?.[0];
-    if (k === undefined || !scene.meshes[k] || filled.has(k)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
-    setGeometry(geometry, scene.meshes[k]);
-    filled.add(k);
+    const x = numbers(child(geometry, "Vertices"))?.[0];
+    if (x === undefined || geometryMesh[x] === undefined || filled.has(x)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
+    setGeometry(geometry, scene.meshes[geometryMesh[x].mesh], geometryMesh[x].groupSlots);
+    writeUserProperties(geometry, scene.meshes[geometryMesh[x].mesh].extras);
+    filled.add(x);
   }
-  const unfilled = scene.nodes.find((n) => n.mesh !== undefined && !filled.has(n.mesh));
-  if (unfilled) throw new Error(`fbx: exporter wrote no geometry for node "${unfilled.name}"`);
+  if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);
   return writeFbxBinary(doc);
 }

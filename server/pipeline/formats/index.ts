@@ -8,7 +8,7 @@ import { decodeGltf, encodeGltf } from "./gltf";
 import { decodeObj, encodeObj } from "./obj";
 import { decodeUsd } from "./usd-read";
 import { encodeUsd } from "./usd";
-import { assetDataWarnings, type DecodeResult, type EncodeResult, type InterchangeScene, type TransferFormat } from "./interchange";
+import { assetDataWarnings, type DecodeResult, type EncodeResult, type InterchangeNode, type InterchangeScene, type TransferFormat } from "./interchange";
 import { checkDecodedScene } from "./limits";
 
 export type * from "./interchange";
@@ -35,7 +35,7 @@ const CODECS: Record<TransferFormat, { encode: typeof encodeGltf; decode: typeof
  * before writing and named in a warning. glTF carries everything.
  */
 const CARRIES: Record<Exclude<TransferFormat, "gltf">, ReadonlySet<string>> = {
-  fbx: new Set(),
+  fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "custom properties"]),
   obj: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour"]),
   usd: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "alpha cutoff", "double-sided flag"]),
 };
@@ -55,19 +55,22 @@ export async function encode(format: TransferFormat, scene: InterchangeScene, ba
 function stripAssetData(scene: InterchangeScene, carries: ReadonlySet<string>): InterchangeScene {
   const has = (what: string) => carries.has(what);
   return {
-    nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras: _e, ...n }) => {
+    nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras, ...rest }) => {
+      const n: InterchangeNode = extras && has("custom properties") ? { ...rest, extras } : rest;
       if (has("material slots") && materials) return { ...n, materials };
       const first = materials?.find((m) => m !== null);
       return first === undefined || first === null ? n : { ...n, material: first };
     }),
-    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups }) => ({
+    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups, extras }) => ({
       name, positions, normals, indices,
+      ...(has("custom properties") && extras ? { extras } : {}),
       ...(has("UV sets") && uvs ? { uvs } : {}),
       ...(has("vertex colours") && colors ? { colors } : {}),
       ...(has("material slots") && groups ? { groups } : {}),
     })),
-    materials: scene.materials.map(({ name, color, metallic, roughness, textures, emissive, alphaMode, alphaCutoff, doubleSided }) => ({
+    materials: scene.materials.map(({ name, color, metallic, roughness, textures, emissive, alphaMode, alphaCutoff, doubleSided, extras }) => ({
       name, color, metallic, roughness,
+      ...(has("custom properties") && extras ? { extras } : {}),
       ...(has("textures") && textures ? { textures } : {}),
       ...(has("emissive colour") && emissive ? { emissive } : {}),
       ...(has("alpha cutoff") && alphaMode ? { alphaMode, ...(alphaCutoff !== undefined ? { alphaCutoff } : {}) } : {}),
