@@ -9,7 +9,7 @@ import { packLights } from "./lights";
 import { occludersByMesh, type Occluders } from "./occlusion";
 import { RasterState } from "./raster";
 import { fillBackground, resolve } from "./resolve";
-import { buildShadowMaps, type ShadowMap } from "./shadow";
+import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
 import { scratchF32 } from "./scratch";
 import { DEFAULT_SKY, packSky, sanitizeSky } from "./sky";
 import type { RenderInput, RenderMesh, RenderOutput, Rgba, Vec3 } from "./types";
@@ -80,8 +80,11 @@ export interface FramePlan {
   exposure: number;
 }
 
-/** Checks the size and computes what the frame's bands share (lights, sky, shadow maps, draw order). */
-export function planFrame(input: RenderInput): FramePlan {
+/**
+ * Checks the size and computes what the frame's bands share (lights, sky, shadow maps, draw
+ * order). With `share`, two threads building the same frame split the shadow maps between them.
+ */
+export function planFrame(input: RenderInput, share?: ShadowShare): FramePlan {
   const { width, height } = input;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE) {
     throw new RangeError(`renderScene: width/height must be integers in 1..${MAX_SIZE}, got ${width}x${height}`);
@@ -95,7 +98,7 @@ export function planFrame(input: RenderInput): FramePlan {
   const exp = input.exposure;
   const exposure = typeof exp === "number" && Number.isFinite(exp) && exp > 0 ? exp : DEFAULT_EXPOSURE;
   const sky = packSky(sanitizeSky(input.sky), ambient, input.lights);
-  const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view);
+  const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view, share);
   return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, view.m), occluders: occludersByMesh(meshes, lights, sky), ambient, exposure };
 }
 

@@ -68,14 +68,40 @@ function getWorker(): Worker {
   return w;
 }
 
-/** Renders and encodes a PNG on the worker thread; the input's arrays are copied, the PNG comes back. */
+/**
+ * The input with its meshes' arrays copied into shared memory, once: posting it then copies
+ * nothing, and the frame thread passes it on to the band thread for free (a million triangles are
+ * ~24 MB, which a second structured clone would copy again).
+ */
+function sharedInput(input: RenderInput): RenderInput {
+  const meshes = Array.isArray(input.meshes) ? input.meshes : [];
+  return {
+    ...input,
+    meshes: meshes.map((mesh) => {
+      if (!mesh || typeof mesh !== "object") return mesh;
+      const copy: Record<string, unknown> = { ...mesh };
+      for (const [key, value] of Object.entries(mesh)) {
+        if (!ArrayBuffer.isView(value) || value instanceof DataView || value.buffer instanceof SharedArrayBuffer) continue;
+        const typed = value as unknown as Float32Array;
+        const Kind = typed.constructor as Float32ArrayConstructor;
+        const shared = new Kind(new SharedArrayBuffer(typed.byteLength));
+        shared.set(typed);
+        copy[key] = shared;
+      }
+      return copy as unknown as (typeof meshes)[number];
+    }),
+  };
+}
+
+/** Renders and encodes a PNG on the worker threads; the input's arrays are copied, the PNG comes back. */
 export function renderPngOffThread(input: RenderInput): Promise<RenderedPng> {
   const w = getWorker();
   const id = nextId++;
+  const message = { id, input: bandWorker ? sharedInput(input) : input };
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
     w.ref(); // keep the process alive while a frame is owed
-    w.postMessage({ id, input });
+    w.postMessage(message);
   });
 }
 
