@@ -25,7 +25,7 @@ describe("rendering off the event loop", () => {
     const [shot, whole] = [await renderPngOffThread(input), renderScene(input)];
     const png = PNG.sync.read(shot.png);
     expect([png.width, png.height]).toEqual([960, 540]);
-    expect(differing(png.data, whole.data)).toBeLessThanOrEqual(960 * 540 * 0.002);
+    expect(differing(png.data, whole.data)).toBeLessThanOrEqual(50); // band edges may round a few samples differently
   });
 
   it("fails a frame with a bad size, and draws the next one", async () => {
