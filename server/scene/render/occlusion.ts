@@ -24,6 +24,8 @@ export const REACH = 4;
 /** A mesh whose box is thinner than this share of its longest side, or larger than MAX_OCCLUDER metres, occludes nothing. */
 const MIN_THICKNESS = 0.1;
 const MAX_OCCLUDER = 50;
+/** Shares of the hemisphere too small to change an 8-bit pixel (1/512 of the ambient light). */
+const MIN_COVER = 1 / 512;
 /**
  * Floats per packed occluder: centre x, y, z, radius; box half sizes x, y, z; face areas (of the
  * faces across x, y, z); bounced sky light rgb; then per directional light (up to
@@ -210,6 +212,7 @@ export function ambientVisibility(occ: Float64Array, px: number, py: number, pz:
     let cover = (cosA / l) * (r2 < l2 ? r2 / l2 : 1);
     const w = 1 - l2 / reach2; // fades to zero at the reach, so there is no ring where it stops
     cover *= w * w;
+    if (cover < MIN_COVER) continue;
     vis *= 1 - cover;
     // Bounce: sky light, plus the lights on the box faces p sees (across an axis p is beyond),
     // each weighted by its area seen from p.
