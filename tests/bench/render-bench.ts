@@ -3,6 +3,8 @@
  * 2-core box), 1920x1080 with 100 objects, shadows and 2x2 supersampling (issue target 300 ms), and
  * a 1,000,000-triangle mesh (issue target 2 s). Prints median wall and CPU time of warm frames, and
  * the cost of each feature at 1280x720. In process (no HTTP, no PNG encoding).
+ * Then the same frames as take_screenshot draws them: on the renderer's worker threads (two on a
+ * machine with two cores or more; KILN_RENDER_THREADS=1 for one), PNG encoding included.
  * Run: npx tsx tests/bench/render-bench.ts   (BENCH_RUNS=5 for more frames)
  */
 import { renderScene, type RenderInput, type RenderMesh } from "../../server/scene/render";
@@ -10,6 +12,7 @@ import { buildRenderInput } from "../../server/scene/render-view";
 import { lookAt, uvSphere } from "../../server/scene/render/test-helpers";
 import { buildState, readmeCalls } from "../fixtures/render/scenes";
 import { median } from "./bench-utils";
+import { closeRenderWorkers, renderPngOffThread } from "../../server/tools/editor/render-off-thread";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
@@ -46,3 +49,21 @@ measure("1920x1080, 100 spheres (80k tris) + ground, sun + spot", crowd, 300);
 // One mesh of ~1,000,000 triangles: a sphere of 1000 x 500 segments filling the view.
 const big = uvSphere([0, 0, 0], 1, 1000, 500, [0.7, 0.5, 0.3, 1]);
 measure(`1280x720, one mesh of ${(big.indices.length / 3 / 1e6).toFixed(2)} M triangles`, { width: 1280, height: 720, camera: lookAt([0, 1, 3], [0, 0, 0], 50), meshes: [big], lights: crowd.lights }, 2000);
+
+async function measureShot(name: string, input: RenderInput, target?: number): Promise<void> {
+  await renderPngOffThread(input); // warm-up: threads, JIT
+  const wall: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await renderPngOffThread(input);
+    wall.push(performance.now() - t);
+  }
+  const w = median(wall);
+  console.log(`${name.padEnd(58)} wall ${w.toFixed(0).padStart(6)} ms${target ? `   target ${target} ms: ${w <= target ? "met" : "MISSED"}` : ""}`);
+}
+
+console.log(`\nAs take_screenshot draws them (worker threads: ${process.env.KILN_RENDER_THREADS ?? "default"}, PNG included):`);
+await measureShot("README scene 1280x720", readme);
+await measureShot("1920x1080, 100 spheres (80k tris) + ground, sun + spot", crowd, 300);
+await measureShot(`1280x720, one mesh of ${(big.indices.length / 3 / 1e6).toFixed(2)} M triangles`, { width: 1280, height: 720, camera: lookAt([0, 1, 3], [0, 0, 0], 50), meshes: [big], lights: crowd.lights }, 2000);
+await closeRenderWorkers();

@@ -28,6 +28,10 @@ export interface ViewSetup {
   /** Tangents of the horizontal and vertical half field of view. */
   tanX: number;
   tanY: number;
+  /** Samples per unit of tangent (the focal length in samples) and the principal point, in this view's rows and columns. */
+  focal: number;
+  cx: number;
+  cy: number;
 }
 
 /** Returns `v` scaled to unit length, or null when it is zero, tiny or not finite. */
@@ -49,9 +53,11 @@ function finiteOr(v: number | undefined, fallback: number): number {
 /**
  * Builds the view transform; never throws: NaN / zero vectors fall back to
  * sane defaults (eye at origin, looking down -Z, Y up) so a bad camera still
- * yields a valid (if unhelpful) image.
+ * yields a valid (if unhelpful) image. `top` shifts the image up by that many rows: a band of
+ * a frame starting at row `top` is drawn as an image of its own whose row 0 is the frame's row
+ * `top` (field of view and everything else stay the whole frame's).
  */
-export function setupView(camera: RenderCamera, width: number, height: number): ViewSetup {
+export function setupView(camera: RenderCamera, width: number, height: number, top = 0): ViewSetup {
   const e = camera?.eye ?? [0, 0, 0];
   const eye: Vec3 = [finiteOr(e[0], 0), finiteOr(e[1], 0), finiteOr(e[2], 0)];
   const f0 = camera?.forward ?? [0, 0, -1];
@@ -72,7 +78,7 @@ export function setupView(camera: RenderCamera, width: number, height: number): 
   // W = fwd . (p - eye); X = (H f / 2) right.(p - eye) + (width / 2) W; Y = (height / 2) W - (H f / 2) up.(p - eye)
   const sx = (height * f) / 2;
   const hw = width / 2;
-  const hh = height / 2;
+  const hh = height / 2 - top;
   const m = new Float64Array(12);
   for (let i = 0; i < 3; i++) {
     m[i] = sx * right[i] + hw * fwd[i];
@@ -83,5 +89,5 @@ export function setupView(camera: RenderCamera, width: number, height: number): 
     m[r * 4 + 3] = -(m[r * 4] * eye[0] + m[r * 4 + 1] * eye[1] + m[r * 4 + 2] * eye[2]);
   }
   const tanY = 1 / f;
-  return { m, near, far, eye, fwd, right, up, tanY, tanX: (tanY * width) / height };
+  return { m, near, far, eye, fwd, right, up, tanY, tanX: (tanY * width) / height, focal: sx, cx: hw, cy: hh };
 }

@@ -13,6 +13,7 @@
 import type { PackedLights } from "./lights";
 import { shadeSample } from "./shade";
 import type { ShadowMap } from "./shadow";
+import type { Occluders } from "./occlusion";
 
 // Imported bindings are copied into module-local consts: test runners and CJS
 // transpilers turn imports into getter-property reads, far too slow per pixel.
@@ -35,6 +36,8 @@ export class RasterState {
    * can't deoptimise the rasterizer.
    */
   readonly params = new Float64Array([1, 1, 1, 0, 0.25, 1, 0, 1, 0, 0.04, 0.04, 0.04, 1, 1, 1, 0.5]);
+  /** Spheres that dim the current mesh's ambient light (occlusion.ts), packed. */
+  occluders: Occluders | null = null;
   /** Per-frame: [eye x, y, z, exposure, ambient]. */
   readonly scene = new Float64Array([0, 0, 0, 1, 1]);
 

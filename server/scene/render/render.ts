@@ -6,9 +6,10 @@ import { DEFAULT_NEAR, setupView, type ViewSetup } from "./camera";
 import { GeometryScratch, drawMesh } from "./draw-mesh";
 import { axisLength, drawLabels, drawLines3d } from "./overlay";
 import { packLights } from "./lights";
+import { occludersByMesh, type Occluders } from "./occlusion";
 import { RasterState } from "./raster";
 import { fillBackground, resolve } from "./resolve";
-import { buildShadowMaps } from "./shadow";
+import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
 import { scratchF32 } from "./scratch";
 import { DEFAULT_SKY, packSky, sanitizeSky } from "./sky";
 import type { RenderInput, RenderMesh, RenderOutput, Rgba, Vec3 } from "./types";
@@ -51,13 +52,45 @@ export function supersampleFor(width: number, height: number, requested: number 
  * garbage is skipped or replaced with defaults.
  */
 export function renderScene(input: RenderInput): RenderOutput {
+  const plan = planFrame(input);
+  const out: RenderOutput = { width: plan.width, height: plan.height, data: new Uint8ClampedArray(plan.width * plan.height * 4) };
+  renderBand(plan, 0, plan.height, out.data);
+  drawFrameLabels(out, input);
+  return out;
+}
+
+/**
+ * What every band of one frame shares: computed once per frame (per thread). A frame can be drawn
+ * as horizontal bands, each its own small image with the camera's principal point shifted (see
+ * setupView), so bands can go to different threads and their buffers stay small. The shadow maps
+ * and the mesh order are the whole frame's, so bands meet without a seam.
+ */
+export interface FramePlan {
+  input: RenderInput;
+  width: number;
+  height: number;
+  ss: number;
+  lights: ReturnType<typeof packLights>;
+  sky: Float64Array;
+  shadows: (ShadowMap | null)[];
+  order: number[];
+  /** Per mesh: the spheres of other objects that dim its ambient light. */
+  occluders: (Occluders | null)[];
+  ambient: number;
+  exposure: number;
+}
+
+/**
+ * Checks the size and computes what the frame's bands share (lights, sky, shadow maps, draw
+ * order). With `share`, two threads building the same frame split the shadow maps between them.
+ */
+export function planFrame(input: RenderInput, share?: ShadowShare): FramePlan {
   const { width, height } = input;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE) {
     throw new RangeError(`renderScene: width/height must be integers in 1..${MAX_SIZE}, got ${width}x${height}`);
   }
   const ss = supersampleFor(width, height, input.supersample);
-  const sw = width * ss, sh = height * ss, n = sw * sh;
-  const view = setupView(input.camera, sw, sh);
+  const view = setupView(input.camera, width * ss, height * ss);
   const meshes = Array.isArray(input.meshes) ? input.meshes : [];
   const lights = packLights(input.lights);
   const amb = input.ambient;
@@ -65,29 +98,45 @@ export function renderScene(input: RenderInput): RenderOutput {
   const exp = input.exposure;
   const exposure = typeof exp === "number" && Number.isFinite(exp) && exp > 0 ? exp : DEFAULT_EXPOSURE;
   const sky = packSky(sanitizeSky(input.sky), ambient, input.lights);
-  const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view);
+  const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view, share);
+  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, view.m), occluders: occludersByMesh(meshes, lights, sky), ambient, exposure };
+}
 
+/**
+ * Draws output rows top .. top + rows - 1 of the frame into `data` (RGBA8, its first byte is the
+ * band's first pixel): geometry, background and grid/axes; labels are drawn once on the finished frame.
+ */
+export function renderBand(plan: FramePlan, top: number, rows: number, data: Uint8ClampedArray): void {
+  const { input, width, ss } = plan;
+  const sw = width * ss, sh = rows * ss, n = sw * sh;
+  const view = setupView(input.camera, sw, plan.height * ss, top * ss);
+  const meshes = Array.isArray(input.meshes) ? input.meshes : [];
   const clearDepth = Number.isFinite(view.far) ? Math.fround(1 / view.far) : 0; // as stored in the Float32Array
   const depth = scratchF32("depth", n).fill(clearDepth);
   // Colour needs no clearing: every sample is shaded or given the background before resolve reads it.
-  const st = new RasterState(sw, sh, ss, depth, scratchF32("color", n * 3), lights, sky, shadows);
-  st.setScene(view.eye[0], view.eye[1], view.eye[2], exposure, ambient);
+  const st = new RasterState(sw, sh, ss, depth, scratchF32("color", n * 3), plan.lights, plan.sky, plan.shadows);
+  st.setScene(view.eye[0], view.eye[1], view.eye[2], plan.exposure, plan.ambient);
 
   const scratch = new GeometryScratch(sw, sh, view.near);
-  for (const i of nearToFar(meshes, view.m)) drawMesh(meshes[i], view, st, scratch);
-  fillBackground(st, view, clearDepth, background(input.background), exposure);
-  const overlay = input.overlay;
-  if (overlay) drawLines3d(st, view, overlay, ss);
-  const out = resolve(st, width, height, ss, input.dither !== false);
-  if (overlay) {
-    const outView = setupView(input.camera, width, height);
-    const len = axisLength(outView);
-    const tips = (overlay.axes ?? []).map((a) => ({ text: a.label, color: a.color, position: a.direction.map((c) => c * len * 1.08) as Vec3 }));
-    const labels = [...tips, ...(overlay.labels ?? [])];
-    if (labels.length) drawLabels(out, outView, labels);
+  for (const i of plan.order) {
+    st.occluders = plan.occluders[i];
+    drawMesh(meshes[i], view, st, scratch);
   }
+  fillBackground(st, view, clearDepth, background(input.background), plan.exposure);
+  if (input.overlay) drawLines3d(st, view, input.overlay, ss);
+  resolve(st, width, rows, ss, data, top, input.dither !== false);
   void MAP_ANCHORS; // referenced from a function so the engine keeps it alive
-  return out;
+}
+
+/** Draws the overlay's labels and axis letters on a finished frame (always on top, never split by bands). */
+export function drawFrameLabels(out: RenderOutput, input: RenderInput): void {
+  const overlay = input.overlay;
+  if (!overlay) return;
+  const outView = setupView(input.camera, out.width, out.height);
+  const len = axisLength(outView);
+  const tips = (overlay.axes ?? []).map((a) => ({ text: a.label, color: a.color, position: a.direction.map((c) => c * len * 1.08) as Vec3 }));
+  const labels = [...tips, ...(overlay.labels ?? [])];
+  if (labels.length) drawLabels(out, outView, labels);
 }
 
 function background(bg: Rgba | undefined): [number, number, number] | null {

@@ -19,7 +19,6 @@ import { SRGB_LUT_SIZE, srgbLut, srgbLut16, toneMap } from "./color";
 import type { ViewSetup } from "./camera";
 import type { RasterState } from "./raster";
 import { skyRadiance } from "./sky";
-import type { RenderOutput } from "./types";
 
 /** Entries of the per-frame sky table over view-direction heights -1..1 (1/1024 steps: finer than the 8-bit output). */
 const SKY_STEPS = 2048;
@@ -41,14 +40,14 @@ export function fillBackground(st: RasterState, view: ViewSetup, clearDepth: num
   // varies slowly across the image, so it is looked up once per output pixel (at its centre) and
   // written to that pixel's uncovered samples: a quarter of the square roots at 2x2 samples.
   const ss = st.ss;
-  const f = (height / 2) / view.tanY; // samples per unit tangent
-  const { fwd, right, up } = view;
+  const f = view.focal; // samples per unit tangent
+  const { fwd, right, up, cx, cy } = view;
   const half = SKY_STEPS / 2;
   for (let py = 0; py < height; py += ss) {
-    const b = (py + ss / 2 - height / 2) / f;
+    const b = (py + ss / 2 - cy) / f;
     const rowY = fwd[1] - b * up[1], b2 = 1 + b * b;
     for (let px = 0; px < width; px += ss) {
-      const a = (px + ss / 2 - width / 2) / f;
+      const a = (px + ss / 2 - cx) / f;
       const k = (((rowY + a * right[1]) / Math.sqrt(b2 + a * a)) * half + half + 0.5) | 0;
       const t = (k < 0 ? 0 : k > SKY_STEPS ? SKY_STEPS : k) * 3;
       const r = table[t], g = table[t + 1], bl = table[t + 2];
@@ -65,10 +64,12 @@ export function fillBackground(st: RasterState, view: ViewSetup, clearDepth: num
   }
 }
 
-/** Box-filters ss x ss samples per pixel and encodes to opaque sRGB RGBA8 (dithered unless told not to). */
-export function resolve(st: RasterState, width: number, height: number, ss: number, dither = true): RenderOutput {
-  const data = new Uint8ClampedArray(width * height * 4);
-  if (dither) return resolveDithered(st, width, height, ss, data);
+/**
+ * Box-filters ss x ss samples per pixel and encodes to opaque sRGB RGBA8 (dithered unless told
+ * not to) into `data`, whose row 0 is the frame's row `top` (the dither depends on the frame's row).
+ */
+export function resolve(st: RasterState, width: number, height: number, ss: number, data: Uint8ClampedArray, top = 0, dither = true): void {
+  if (dither) return resolveDithered(st, width, height, ss, data, top);
   const lut = srgbLut();
   const color = st.color, sw = st.width;
   const scale = (SRGB_LUT_SIZE - 1) / (ss * ss);
@@ -86,7 +87,6 @@ export function resolve(st: RasterState, width: number, height: number, ss: numb
       data[d + 3] = 255;
     }
   }
-  return { width, height, data };
 }
 
 /** A value in sixteenths of a level (0..4080) rounded to 8 bits with the triangular threshold `t` (0..30). */
@@ -96,7 +96,7 @@ function tpdf(v16: number, t: number): number {
   return out < 0 ? 0 : out > 255 ? 255 : out;
 }
 
-function resolveDithered(st: RasterState, width: number, height: number, ss: number, data: Uint8ClampedArray): RenderOutput {
+function resolveDithered(st: RasterState, width: number, height: number, ss: number, data: Uint8ClampedArray, top: number): void {
   const lut = srgbLut16();
   const color = st.color, sw = st.width;
   const scale = (SRGB_LUT_SIZE - 1) / (ss * ss);
@@ -109,7 +109,7 @@ function resolveDithered(st: RasterState, width: number, height: number, ss: num
       }
       // Six 4-bit uniform thresholds from one hash of the position (lowbias32, a well-mixing
       // integer hash), two summed per channel: independent triangular thresholds 0..30.
-      let h = Math.imul(x + 1, 0x9e3779b1) ^ Math.imul(y + 1, 0x85ebca77);
+      let h = Math.imul(x + 1, 0x9e3779b1) ^ Math.imul(y + top + 1, 0x85ebca77);
       h ^= h >>> 16; h = Math.imul(h, 0x7feb352d); h ^= h >>> 15; h = Math.imul(h, 0x846ca68b); h ^= h >>> 16;
       const d = (y * width + x) * 4;
       data[d] = tpdf(lut[(r * scale + 0.5) | 0], (h & 15) + ((h >>> 4) & 15));
@@ -118,5 +118,4 @@ function resolveDithered(st: RasterState, width: number, height: number, ss: num
       data[d + 3] = 255;
     }
   }
-  return { width, height, data };
 }

@@ -14,11 +14,16 @@
 import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE } from "./lights";
 import type { RasterState } from "./raster";
 import { shadowFactor } from "./shadow";
+import { ambientVisibility, occludersAt } from "./occlusion";
 
 const STRIDE = LIGHT_STRIDE;
 const DIRECTIONAL = LIGHT_DIRECTIONAL;
 const SPOT = LIGHT_SPOT;
 const shadowAt = shadowFactor;
+const visibility = ambientVisibility;
+const BOUNCE = new Float64Array(3);
+const cellAt = occludersAt;
+const NO_OCCLUDERS = new Float64Array(0);
 const PI = Math.PI;
 
 /** ACES fit (see color.ts), inlined here because it runs three times per sample. */
@@ -63,6 +68,14 @@ export function shadeSample(st: RasterState, si: number, nx: number, ny: number,
   cr += (f0r + ((g > f0r ? g : f0r) - f0r) * fv5) * er;
   cg += (f0g + ((g > f0g ? g : f0g) - f0g) * fv5) * eg;
   cb += (f0b + ((g > f0b ? g : f0b) - f0b) * fv5) * eb;
+  // Nearby objects hide part of the sky and ground bounce (occlusion.ts).
+  const grid = st.occluders;
+  const occ = grid === null ? NO_OCCLUDERS : cellAt(grid, px, py, pz);
+  if (occ.length !== 0) {
+    const bounce = BOUNCE;
+    const vis = visibility(occ, px, py, pz, nx, ny, nz, bounce);
+    cr = cr * vis + dr * bounce[0]; cg = cg * vis + dg * bounce[1]; cb = cb * vis + db * bounce[2];
+  }
 
   // Direct lights.
   const L = st.lights.data, cone = st.lights.cone, nLights = st.lights.count, maps = st.shadows;

@@ -29,6 +29,8 @@ export const SPOT_MAP_SIZE = 1024;
  * four cascades; one map has to be tighter). Beyond it surfaces are lit; the last 10 % fades.
  */
 export const SHADOW_DISTANCE = 50;
+/** Texels of the largest map (what a buffer shared between threads must hold). */
+export const MAX_SHADOW_MAP_TEXELS = Math.max(DIRECTIONAL_MAP_SIZE, NEAR_CASCADE_SIZE, SPOT_MAP_SIZE) ** 2;
 /** Widest spot cone (half-angle, degrees) a single perspective map covers; wider cones are clamped. */
 const MAX_SPOT_HALF_ANGLE = 80;
 const SPOT_NEAR = 0.05;
@@ -47,13 +49,26 @@ export class ShadowMap {
   /** The next, coarser cascade (directional lights), or null. */
   next: ShadowMap | null = null;
 
-  /** `texel`: world size of one texel (per metre of depth for perspective maps). */
-  /** `slot`: which of the frame's maps this is (its depth buffer is reused from frame to frame). */
-  constructor(readonly size: number, m: Float64Array, readonly perspective: boolean, readonly texel: number, slot: number) {
+  /** `texel`: world size of one texel (per metre of depth for perspective maps); `depth` is cleared when drawn. */
+  constructor(readonly size: number, m: Float64Array, readonly perspective: boolean, readonly texel: number, depth: Float32Array) {
     this.m = m;
-    this.depth = scratchF32(`shadow${slot}`, size * size).fill(Infinity);
+    this.depth = depth;
   }
 }
+
+/**
+ * Shadow maps built by two threads for one frame: both lay out the same maps over the same
+ * shared buffers (`buffer`), each draws the maps `mine` gives it, and `ready` returns once both
+ * have drawn theirs. Without it a thread draws every map into its own reused buffers.
+ */
+export interface ShadowShare {
+  buffer(slot: number, length: number): Float32Array;
+  mine(index: number): boolean;
+  ready(): void;
+}
+
+/** Two buffer slots per light (a directional light's two cascades); a thread's own buffers are reused from frame to frame. */
+const OWN_BUFFERS: ShadowShare["buffer"] = (slot, length) => scratchF32(`shadow${slot}`, length);
 
 /** World-space bounds of all finite mesh positions: [minX, minY, minZ, maxX, maxY, maxZ], or null when empty. */
 export function sceneBounds(meshes: readonly RenderMesh[]): Float64Array | null {
@@ -86,24 +101,30 @@ function basis(dx: number, dy: number, dz: number): [number, number, number, num
 }
 
 /** Builds one map per packed light that can cast (null for the others), in packed order. */
-export function buildShadowMaps(lights: PackedLights, meshes: readonly RenderMesh[], view: ViewSetup): (ShadowMap | null)[] {
+export function buildShadowMaps(lights: PackedLights, meshes: readonly RenderMesh[], view: ViewSetup, share?: ShadowShare): (ShadowMap | null)[] {
   const out: (ShadowMap | null)[] = [];
   const bounds = sceneBounds(meshes);
+  const alloc = share ? share.buffer : OWN_BUFFERS;
+  let index = 0;
   for (let li = 0; li < lights.count; li++) {
     const o = li * LIGHT_STRIDE;
     const L = lights.data;
     let map: ShadowMap | null = null;
-    // Two buffer slots per light (a directional light's two cascades).
-    if (bounds && L[o] === LIGHT_DIRECTIONAL) map = directionalMap(-L[o + 1], -L[o + 2], -L[o + 3], bounds, view, 2 * li);
-    else if (bounds && L[o] === LIGHT_SPOT) map = spotMap(L[o + 1], L[o + 2], L[o + 3], L[o + 9], L[o + 10], L[o + 11], lights.cone[li * 2], 2 * li);
-    for (let c = map; c; c = c.next) for (const mesh of meshes) if (mesh && mesh.castShadows !== false) drawDepth(c, mesh);
+    if (bounds && L[o] === LIGHT_DIRECTIONAL) map = directionalMap(-L[o + 1], -L[o + 2], -L[o + 3], bounds, view, 2 * li, alloc);
+    else if (bounds && L[o] === LIGHT_SPOT) map = spotMap(L[o + 1], L[o + 2], L[o + 3], L[o + 9], L[o + 10], L[o + 11], lights.cone[li * 2], 2 * li, alloc);
+    for (let c = map; c; c = c.next) {
+      if (share && !share.mine(index++)) continue;
+      c.depth.fill(Infinity);
+      for (const mesh of meshes) if (mesh && mesh.castShadows !== false) drawDepth(c, mesh);
+    }
     out.push(map);
   }
+  share?.ready();
   return out;
 }
 
 /** Two cascades: a fine map for the first fifth of the shadowed distance, a coarse one for all of it. */
-function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, slot: number): ShadowMap | null {
+function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, slot: number, alloc: ShadowShare["buffer"]): ShadowMap | null {
   const { eye, fwd } = view;
   let far = 0;
   for (let k = 0; k < 8; k++) {
@@ -112,13 +133,13 @@ function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, vie
   }
   far = Math.min(far, view.far, SHADOW_DISTANCE);
   if (!(far > view.near)) return null;
-  const coarse = fitSlice(dx, dy, dz, b, view, far, DIRECTIONAL_MAP_SIZE, slot);
+  const coarse = fitSlice(dx, dy, dz, b, view, far, DIRECTIONAL_MAP_SIZE, slot, alloc);
   if (!coarse) return null;
   const plane = [fwd[0], fwd[1], fwd[2], -(fwd[0] * eye[0] + fwd[1] * eye[1] + fwd[2] * eye[2])];
   coarse.view.set(plane);
   if (far >= SHADOW_DISTANCE) { coarse.view[5] = far * 0.9; coarse.view[6] = 1 / (far * 0.1); }
   const split = far * 0.2;
-  const fine = split > view.near * 4 ? fitSlice(dx, dy, dz, b, view, split, NEAR_CASCADE_SIZE, slot + 1) : null;
+  const fine = split > view.near * 4 ? fitSlice(dx, dy, dz, b, view, split, NEAR_CASCADE_SIZE, slot + 1, alloc) : null;
   if (!fine) return coarse;
   fine.view.set(plane);
   // Switch a little before the fine map's far edge so its PCF footprint never runs off the map.
@@ -128,7 +149,7 @@ function directionalMap(dx: number, dy: number, dz: number, b: Float64Array, vie
 }
 
 /** An orthographic map along d covering the view frustum from the near plane to `far`, cut to the scene's bounds. */
-function fitSlice(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, far: number, size: number, slot: number): ShadowMap | null {
+function fitSlice(dx: number, dy: number, dz: number, b: Float64Array, view: ViewSetup, far: number, size: number, slot: number, alloc: ShadowShare["buffer"]): ShadowMap | null {
   const [rx, ry, rz, ux, uy, uz] = basis(dx, dy, dz);
   const { eye, fwd, right, up, tanX, tanY } = view;
   let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
@@ -155,10 +176,10 @@ function fitSlice(dx: number, dy: number, dz: number, b: Float64Array, view: Vie
   x0 -= pad; x1 += pad; y0 -= pad; y1 += pad;
   const su = size / (x1 - x0), sv = size / (y1 - y0);
   const m = new Float64Array([su * rx, su * ry, su * rz, -su * x0, sv * ux, sv * uy, sv * uz, -sv * y0, dx, dy, dz, 0]);
-  return new ShadowMap(size, m, false, Math.max(1 / su, 1 / sv), slot);
+  return new ShadowMap(size, m, false, Math.max(1 / su, 1 / sv), alloc(slot, size * size));
 }
 
-function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz: number, cosOuter: number, slot: number): ShadowMap | null {
+function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz: number, cosOuter: number, slot: number, alloc: ShadowShare["buffer"]): ShadowMap | null {
   const half = Math.min(MAX_SPOT_HALF_ANGLE, (Math.acos(Math.min(1, Math.max(-1, cosOuter))) * 180) / Math.PI);
   const tanHalf = Math.tan((half * Math.PI) / 180);
   const [rx, ry, rz, ux, uy, uz] = basis(dx, dy, dz);
@@ -170,7 +191,7 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
     return [cx, cy, cz, -(cx * px + cy * py + cz * pz)];
   };
   const m = new Float64Array([...row(rx, ry, rz, h), ...row(ux, uy, uz, h), ...row(0, 0, 0, 1)]);
-  return new ShadowMap(size, m, true, (2 * tanHalf) / size, slot);
+  return new ShadowMap(size, m, true, (2 * tanHalf) / size, alloc(slot, size * size));
 }
 
 // Scratch for one triangle clipped by the spot map's near plane (up to 4 vertices x (u, v, w)).

@@ -1,29 +1,153 @@
-// Worker thread that runs the software renderer for take_screenshot, so a multi-second frame
+// Worker threads that run the software renderer for take_screenshot, so a multi-second frame
 // never blocks the event loop that serves everyone else. Plain JS that loads the TypeScript
 // renderer through tsx (a runtime dependency, as bin/kiln.js uses it), because the production
 // build bundles server code and has no file a worker could start from.
-import { parentPort } from "node:worker_threads";
-import { PNG } from "pngjs";
+//
+// Two roles (workerData.role): the "frame" worker takes frames from the service one at a time;
+// when it has a "band" worker beside it (a MessagePort in workerData.band) and the frame is big,
+// both draw it: the frame's horizontal bands are taken from a shared counter by whichever thread
+// is free, and written straight into one shared RGBA buffer, so neither waits on a badly split
+// frame (the sky is cheap, the ground and objects are not) and nothing is copied back. They also
+// split the shadow maps, and each compresses half of the PNG (png-parts.ts).
+import { parentPort, workerData } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
 register();
-const { renderScene } = await import(new URL("../../scene/render/index.ts", import.meta.url).href);
+const { renderScene, planFrame, renderBand, drawFrameLabels, MAX_SHADOW_MAP_TEXELS } = await import(new URL("../../scene/render/index.ts", import.meta.url).href);
+const { encodePngPart, assemblePng } = await import(new URL("./png-parts.ts", import.meta.url).href);
 
-/** PNG with light compression: screenshots are written often and read rarely. Encoded here: a
- *  1080p frame takes ~100 ms to compress, which would otherwise stall the event loop. */
-function encodePng({ width, height, data }) {
-  const png = new PNG({ width, height, colorType: 6 });
-  png.data = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return PNG.sync.write(png, { deflateLevel: 1, filterType: 1 });
+/** Output rows per band: small enough that two threads finish within a band of each other, big
+ *  enough that transforming every mesh once per band stays a small part of the frame. A scene of
+ *  many triangles gets four bands only: each band transforms and sorts out every triangle again. */
+const BAND_ROWS = 96;
+const MANY_TRIANGLES = 200_000;
+
+function bandRowsFor(input) {
+  let triangles = 0;
+  for (const m of Array.isArray(input.meshes) ? input.meshes : []) triangles += (m?.indices?.length ?? 0) / 3;
+  return triangles > MANY_TRIANGLES ? Math.max(BAND_ROWS, Math.ceil(input.height / 4)) : BAND_ROWS;
+}
+/** Frames with fewer pixels than this are drawn by one thread: the second would spend longer on
+ *  its own copy of the shadow maps than it saves. */
+const SPLIT_MIN_PIXELS = 640 * 480;
+
+/** Draws bands of the frame until the shared counter says none is left. */
+function drawBands(plan, frame, counter, bandRows) {
+  const rowBytes = plan.width * 4;
+  for (;;) {
+    const top = Atomics.add(counter, 0, 1) * bandRows;
+    if (top >= plan.height) return;
+    const rows = Math.min(bandRows, plan.height - top);
+    renderBand(plan, top, rows, frame.subarray(top * rowBytes, (top + rows) * rowBytes));
+  }
 }
 
-parentPort.on("message", ({ id, input }) => {
-  try {
-    const out = renderScene(input);
-    const png = encodePng(out);
-    const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-    parentPort.postMessage({ id, out: { width: out.width, height: out.height, png: bytes } });
-  } catch (e) {
-    parentPort.postMessage({ id, error: { name: e?.name ?? "Error", message: String(e?.message ?? e) } });
+const errorOf = (e) => ({ name: e?.name ?? "Error", message: String(e?.message ?? e) });
+
+/** Frames with more lights than this split their bands but not their shadow maps (each shared
+ *  buffer holds the largest map; they are kept from frame to frame). */
+const SHARED_SHADOW_LIGHTS = 8;
+/** How long a thread waits at the shadow maps for the other one before failing the frame. */
+const READY_TIMEOUT_MS = 30_000;
+
+/**
+ * Splits a frame's shadow maps between the two threads (see ShadowShare): the frame thread draws
+ * the even ones, the band thread the odd ones, into `buffers` (one shared buffer per slot), then
+ * each waits for the other at `sync`.
+ */
+function shadowShare(buffers, sync, even) {
+  if (!buffers) return undefined;
+  return {
+    buffer: (slot, length) => new Float32Array(buffers[slot], 0, length),
+    mine: (index) => index % 2 === (even ? 0 : 1),
+    ready() {
+      Atomics.add(sync, 0, 1);
+      Atomics.notify(sync, 0);
+      for (let seen = Atomics.load(sync, 0); seen < 2; seen = Atomics.load(sync, 0)) {
+        if (Atomics.wait(sync, 0, seen, READY_TIMEOUT_MS) === "timed-out") throw new Error("the other renderer thread did not draw its shadow maps");
+      }
+    },
+  };
+}
+
+if (workerData?.role === "band") {
+  const port = workerData.port;
+  port.on("message", ({ id, input, frame, counter, bandRows, shadows, sync, encode }) => {
+    try {
+      if (encode) {
+        const { width, top, rows } = encode;
+        port.postMessage({ id, part: encodePngPart(new Uint8Array(frame), width, top, rows, true) });
+        return;
+      }
+      const plan = planFrame(input, shadowShare(shadows, new Int32Array(sync), false));
+      drawBands(plan, new Uint8ClampedArray(frame), new Int32Array(counter), bandRows);
+      port.postMessage({ id });
+    } catch (e) {
+      port.postMessage({ id, error: errorOf(e) });
+    }
+  });
+} else {
+  const band = workerData?.band ?? null;
+  const waiting = new Map();
+  band?.on("message", ({ id, error, part }) => waiting.get(id)?.(error, part));
+
+  /** Sends the band thread a job and resolves with its answer. */
+  function ask(id, message) {
+    const answer = new Promise((resolve, reject) => waiting.set(id, (error, part) => (error ? reject(Object.assign(new Error(error.message), { name: error.name })) : resolve(part))));
+    band.postMessage({ id, ...message });
+    return answer.finally(() => waiting.delete(id));
   }
-});
+
+  /** Shared shadow map buffers by slot, kept from frame to frame (fresh memory costs a page fault per 4 KiB). */
+  const shadowBuffers = [];
+
+  /** The frame drawn by this thread and the band thread together. */
+  async function renderShared(id, input) {
+    const frame = new Uint8ClampedArray(new SharedArrayBuffer(input.width * input.height * 4));
+    const counter = new Int32Array(new SharedArrayBuffer(4));
+    const sync = new Int32Array(new SharedArrayBuffer(4));
+    const lights = Array.isArray(input.lights) ? input.lights.length : 0;
+    const shared = input.shadows !== false && lights <= SHARED_SHADOW_LIGHTS;
+    if (shared) while (shadowBuffers.length < 2 * lights) shadowBuffers.push(new SharedArrayBuffer(MAX_SHADOW_MAP_TEXELS * 4));
+    const shadows = shared ? shadowBuffers : undefined;
+    const bandRows = bandRowsFor(input);
+    // Asked first: both threads plan the frame (shadow maps) at the same time.
+    const helped = ask(id, { input, frame: frame.buffer, counter: counter.buffer, bandRows, shadows, sync: sync.buffer });
+    try {
+      const plan = planFrame(input, shadowShare(shadows, sync, true));
+      drawBands(plan, frame, counter, bandRows);
+    } finally {
+      await helped.catch(() => {}); // never leave the band thread writing into a frame we dropped
+    }
+    await helped;
+    const { width, height } = input;
+    drawFrameLabels({ width, height, data: frame }, input);
+    // Then each thread compresses half of it.
+    const mid = height >> 1;
+    const bottom = ask(id, { frame: frame.buffer, encode: { width, top: mid, rows: height - mid } });
+    let top;
+    try {
+      top = encodePngPart(frame, width, 0, mid, false);
+    } finally {
+      await bottom.catch(() => {});
+    }
+    return assemblePng(width, height, [top, await bottom]);
+  }
+
+  // Frames are taken one at a time, in order: a shared frame awaits its band thread.
+  let queue = Promise.resolve();
+  parentPort.on("message", ({ id, input }) => {
+    queue = queue.then(async () => {
+      try {
+        const { width, height } = input;
+        const split = band && Number.isInteger(width) && Number.isInteger(height) && width <= 8192 && height <= 8192 && width * height >= SPLIT_MIN_PIXELS;
+        // Encoded here, not on the event loop: compressing a 1080p frame takes ~100 ms.
+        const png = split ? await renderShared(id, input) : assemblePng(width, height, [encodePngPart(renderScene(input).data, width, 0, height, true)]);
+        const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+        parentPort.postMessage({ id, out: { width, height, png: bytes } });
+      } catch (e) {
+        parentPort.postMessage({ id, error: errorOf(e) });
+      }
+    });
+  });
+}

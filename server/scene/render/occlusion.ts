@@ -1,0 +1,239 @@
+/**
+ * Ambient occlusion from nearby objects, analytically: each compact mesh stands in as a sphere
+ * of about its size, and a surface point's sky and ground-bounce light is dimmed by the share of
+ * its cosine-weighted hemisphere those spheres cover, (n.d / |d|) (r / |d|)^2 for a sphere at d
+ * (exact for a sphere above the horizon). This is what makes the ground darken under and beside
+ * an object, and objects stand on the ground instead of floating, as in a path tracer's render,
+ * at the cost of a few multiplications per shaded pixel and nearby object; a screen-space method
+ * would need the neighbours of every band edge and shows halos at depth edges.
+ *
+ * The part of the hemisphere an object hides is not black: the object sends back its own colour
+ * of the light it gets. Each occluder carries that bounce: its diffuse colour times the sky's
+ * light, plus the directional lights' on the faces of its box that the point sees (weighted by
+ * how large each looks from there), so ground beside a sunlit red cube turns faintly pink, as
+ * Cycles shows (its first bounce, without the object's own shadowing).
+ *
+ * Flat or huge meshes (a ground plane, a room's walls) are not occluders: a sphere is a poor
+ * stand-in for them, and their own faces are already the hemisphere model's "ground".
+ */
+import { LIGHT_DIRECTIONAL, LIGHT_STRIDE, type PackedLights } from "./lights";
+import type { RenderMesh } from "./types";
+
+/** An occluder's reach in its radii: beyond it the sphere covers under 1/16 of the hemisphere. */
+export const REACH = 4;
+/** A mesh whose box is thinner than this share of its longest side, or larger than MAX_OCCLUDER metres, occludes nothing. */
+const MIN_THICKNESS = 0.1;
+const MAX_OCCLUDER = 50;
+/** Shares of the hemisphere too small to change an 8-bit pixel (1/512 of the ambient light). */
+const MIN_COVER = 1 / 512;
+/**
+ * Floats per packed occluder: centre x, y, z, radius; box half sizes x, y, z; face areas (of the
+ * faces across x, y, z); bounced sky light rgb; then per directional light (up to
+ * MAX_BOUNCE_LIGHTS) the direction towards it xyz and its bounced light rgb.
+ */
+const MAX_BOUNCE_LIGHTS = 2;
+const BOUNCE_AT = 13;
+export const OCC_STRIDE = BOUNCE_AT + 6 * MAX_BOUNCE_LIGHTS;
+
+
+/** Bounding boxes of meshes: [x0, y0, z0, x1, y1, z1] each, NaN for a mesh with no finite vertex. */
+function boxes(meshes: readonly RenderMesh[]): Float64Array {
+  const b = new Float64Array(meshes.length * 6).fill(NaN);
+  meshes.forEach((mesh, i) => {
+    const p = mesh?.positions;
+    if (!p) return;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let k = 0; k + 2 < p.length; k += 3) {
+      const x = p[k], y = p[k + 1], z = p[k + 2];
+      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
+    }
+    if (x0 <= x1) b.set([x0, y0, z0, x1, y1, z1], i * 6);
+  });
+  return b;
+}
+
+/**
+ * For every mesh, the spheres of the other meshes close enough to dim it (null: none). A mesh's
+ * own sphere is never among them: closed convex shapes do not occlude themselves.
+ */
+export function occludersByMesh(meshes: readonly RenderMesh[], lights: PackedLights, sky: Float64Array): (Occluders | null)[] {
+  const box = boxes(meshes);
+  const spheres: { mesh: number; c: number[]; r: number; box: number[]; bounce: number[] }[] = [];
+  // What every occluder bounces, before its colour: the sky's light averaged over up and down, and
+  // each directional light's (its direction, for the faces it lights).
+  const skyLight = [0, 1, 2].map((k) => (sky[9 + k] + sky[12 + k]) / 2);
+  const suns: number[][] = [];
+  for (let li = 0, o = 0; li < lights.count && suns.length < MAX_BOUNCE_LIGHTS; li++, o += LIGHT_STRIDE) {
+    const L = lights.data;
+    if (L[o] === LIGHT_DIRECTIONAL) suns.push([L[o + 1], L[o + 2], L[o + 3], L[o + 4], L[o + 5], L[o + 6]]);
+  }
+  for (let i = 0; i < meshes.length; i++) {
+    const o = i * 6;
+    if (Number.isNaN(box[o])) continue;
+    const ex = box[o + 3] - box[o], ey = box[o + 4] - box[o + 1], ez = box[o + 5] - box[o + 2];
+    const longest = Math.max(ex, ey, ez);
+    if (!(longest > 0) || longest > MAX_OCCLUDER || Math.min(ex, ey, ez) < MIN_THICKNESS * longest) continue;
+    // The sphere of the box's volume (radius 0.62 of a cube's side): near a face it hides about
+    // as much of the sky as the face does (a ball's own box gives it a quarter more than its radius).
+    const r = 0.62 * Math.cbrt(ex * ey * ez);
+    const col = meshes[i].color, metallic = meshes[i].metallic;
+    const diffuse = [0, 1, 2].map((k) => {
+      const c = Array.isArray(col) && Number.isFinite(col[k]) ? Math.min(1, Math.max(0, col[k])) : 1;
+      return c * (1 - (Number.isFinite(metallic) ? Math.min(1, Math.max(0, metallic as number)) : 0));
+    });
+    const bounce = new Array<number>(OCC_STRIDE - BOUNCE_AT + 3).fill(0);
+    for (let k = 0; k < 3; k++) bounce[k] = diffuse[k] * skyLight[k];
+    suns.forEach((sun, j) => {
+      bounce.splice(3 + j * 6, 6, sun[0], sun[1], sun[2], diffuse[0] * sun[3], diffuse[1] * sun[4], diffuse[2] * sun[5]);
+    });
+    const shape = [ex / 2, ey / 2, ez / 2, ey * ez, ex * ez, ex * ey];
+    spheres.push({ mesh: i, c: [(box[o] + box[o + 3]) / 2, (box[o + 1] + box[o + 4]) / 2, (box[o + 2] + box[o + 5]) / 2], r, box: shape, bounce });
+  }
+  if (spheres.length === 0) return meshes.map(() => null);
+  return meshes.map((_, i) => {
+    const o = i * 6;
+    if (Number.isNaN(box[o])) return null;
+    const near = spheres.filter((s) => {
+      if (s.mesh === i) return false;
+      // Distance from the sphere's centre to the mesh's box, against the sphere's reach.
+      let d2 = 0;
+      for (let a = 0; a < 3; a++) {
+        const lo = box[o + a], hi = box[o + 3 + a], v = s.c[a];
+        const d = v < lo ? lo - v : v > hi ? v - hi : 0;
+        d2 += d * d;
+      }
+      const reach = REACH * s.r;
+      return d2 < reach * reach;
+    });
+    return near.length ? gridOf(near, box.subarray(o, o + 6)) : null;
+  });
+}
+
+/**
+ * The occluders that can dim one mesh, sorted into a grid of cells over the mesh's box, so a
+ * point looks only at the spheres whose reach covers its cell: the ground under 100 objects would
+ * otherwise test all 100 at every pixel. Cells are a quarter of the smallest reach (at most CELLS_MAX in all).
+ */
+export interface Occluders {
+  /** Grid origin, cells per unit length, cells along x, y, z. */
+  readonly at: Float64Array;
+  readonly dims: Int32Array;
+  /** Packed spheres (OCC_STRIDE floats each) per cell, x fastest. */
+  readonly cells: Float64Array[];
+}
+
+const CELLS_MAX = 16384;
+const EMPTY = new Float64Array(0);
+
+function gridOf(near: { c: number[]; r: number; box: number[]; bounce: number[] }[], meshBox: Float64Array): Occluders {
+  // The mesh's box, cut to where some sphere reaches.
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const s of near) {
+    for (let a = 0; a < 3; a++) {
+      lo[a] = Math.min(lo[a], s.c[a] - REACH * s.r);
+      hi[a] = Math.max(hi[a], s.c[a] + REACH * s.r);
+    }
+  }
+  for (let a = 0; a < 3; a++) {
+    lo[a] = Math.max(lo[a], meshBox[a]);
+    hi[a] = Math.max(lo[a], Math.min(hi[a], meshBox[3 + a]));
+  }
+  let cell = Math.max(1e-6, (REACH * Math.min(...near.map((s) => s.r))) / 4);
+  const count = (c: number) => [0, 1, 2].map((a) => Math.max(1, Math.ceil((hi[a] - lo[a]) / c + 1e-9)));
+  let dims = count(cell);
+  while (dims[0] * dims[1] * dims[2] > CELLS_MAX) dims = count((cell *= 1.5));
+  if (near.length <= 4) dims = [1, 1, 1];
+  const inv = dims.every((d) => d === 1) ? 0 : 1 / cell;
+  // Which cells each sphere reaches, counted first so every cell gets one exact-size array.
+  const records = near.map((s) => new Float64Array([s.c[0], s.c[1], s.c[2], s.r, ...s.box, ...s.bounce]));
+  const counts = new Int32Array(dims[0] * dims[1] * dims[2]);
+  const hits: number[][] = near.map((s) => {
+    const reach = REACH * s.r, out: number[] = [];
+    const from = [0, 1, 2].map((a) => Math.max(0, Math.floor((s.c[a] - reach - lo[a]) * inv)));
+    const to = [0, 1, 2].map((a) => Math.min(dims[a] - 1, Math.floor((s.c[a] + reach - lo[a]) * inv)));
+    for (let z = from[2]; z <= to[2]; z++) {
+      for (let y = from[1]; y <= to[1]; y++) {
+        for (let x = from[0]; x <= to[0]; x++) {
+          if (inv !== 0 && !reaches(s.c, reach, lo, x, y, z, 1 / inv)) continue;
+          const k = (z * dims[1] + y) * dims[0] + x;
+          out.push(k);
+          counts[k]++;
+        }
+      }
+    }
+    return out;
+  });
+  const cells = Array.from(counts, (n) => (n ? new Float64Array(n * OCC_STRIDE) : EMPTY));
+  const filled = new Int32Array(counts.length);
+  hits.forEach((list, i) => {
+    for (const k of list) cells[k].set(records[i], filled[k]++ * OCC_STRIDE);
+  });
+  return { at: new Float64Array([lo[0], lo[1], lo[2], inv]), dims: new Int32Array(dims), cells };
+}
+
+/** Whether a sphere of radius `reach` at c touches cell (x, y, z) of side `size` of a grid at `lo`. */
+function reaches(c: number[], reach: number, lo: number[], x: number, y: number, z: number, size: number): boolean {
+  const gap = (v: number, at: number) => (v < at ? at - v : v > at + size ? v - at - size : 0);
+  const dx = gap(c[0], lo[0] + x * size), dy = gap(c[1], lo[1] + y * size), dz = gap(c[2], lo[2] + z * size);
+  return dx * dx + dy * dy + dz * dz < reach * reach;
+}
+
+/** The packed spheres that may dim point p (clamped into the grid: the mesh's own points are inside it up to rounding). */
+export function occludersAt(g: Occluders, px: number, py: number, pz: number): Float64Array {
+  const at = g.at, d = g.dims, inv = at[3];
+  let x = Math.floor((px - at[0]) * inv), y = Math.floor((py - at[1]) * inv), z = Math.floor((pz - at[2]) * inv);
+  x = x < 0 ? 0 : x >= d[0] ? d[0] - 1 : x;
+  y = y < 0 ? 0 : y >= d[1] ? d[1] - 1 : y;
+  z = z < 0 ? 0 : z >= d[2] ? d[2] - 1 : z;
+  return g.cells[(z * d[1] + y) * d[0] + x];
+}
+
+/**
+ * Share of the ambient light (0..1) that reaches point p with unit normal n past the packed
+ * spheres, returned; the light the spheres bounce onto it instead is written to out[0..2].
+ */
+export function ambientVisibility(occ: Float64Array, px: number, py: number, pz: number, nx: number, ny: number, nz: number, out: Float64Array): number {
+  let vis = 1, br = 0, bg = 0, bb = 0;
+  for (let k = 0; k < occ.length; k += OCC_STRIDE) {
+    const dx = occ[k] - px, dy = occ[k + 1] - py, dz = occ[k + 2] - pz, r = occ[k + 3];
+    const l2 = dx * dx + dy * dy + dz * dz;
+    const reach2 = r * r * (REACH * REACH);
+    if (l2 >= reach2) continue;
+    const cosA = nx * dx + ny * dy + nz * dz; // |d| cos
+    if (cosA <= 0) continue;
+    const l = Math.sqrt(l2);
+    const r2 = r * r;
+    let cover = (cosA / l) * (r2 < l2 ? r2 / l2 : 1);
+    const w = 1 - l2 / reach2; // fades to zero at the reach, so there is no ring where it stops
+    cover *= w * w;
+    if (cover < MIN_COVER) continue;
+    vis *= 1 - cover;
+    // Bounce: sky light, plus the lights on the box faces p sees (across an axis p is beyond),
+    // each weighted by its area seen from p.
+    let r0 = 0, g0 = 0, b0 = 0, wsum = 0;
+    const sx = -dx, sy = -dy, sz = -dz; // centre -> p
+    const wx = sx > occ[k + 4] ? occ[k + 7] * sx : sx < -occ[k + 4] ? -occ[k + 7] * sx : 0;
+    const wy = sy > occ[k + 5] ? occ[k + 8] * sy : sy < -occ[k + 5] ? -occ[k + 8] * sy : 0;
+    const wz = sz > occ[k + 6] ? occ[k + 9] * sz : sz < -occ[k + 6] ? -occ[k + 9] * sz : 0;
+    wsum = wx + wy + wz;
+    if (wsum > 0) {
+      const fx = sx > 0 ? wx : -wx, fy = sy > 0 ? wy : -wy, fz = sz > 0 ? wz : -wz; // signed by the face's side
+      for (let j = k + BOUNCE_AT; j < k + OCC_STRIDE; j += 6) {
+        // Each seen face's irradiance is max(0, n.l) times the light.
+        let e = (fx * occ[j] > 0 ? fx * occ[j] : 0) + (fy * occ[j + 1] > 0 ? fy * occ[j + 1] : 0) + (fz * occ[j + 2] > 0 ? fz * occ[j + 2] : 0);
+        if (e <= 0) continue;
+        e /= wsum;
+        r0 += occ[j + 3] * e; g0 += occ[j + 4] * e; b0 += occ[j + 5] * e;
+      }
+    }
+    br += cover * (occ[k + 10] + r0); bg += cover * (occ[k + 11] + g0); bb += cover * (occ[k + 12] + b0);
+  }
+  out[0] = br; out[1] = bg; out[2] = bb;
+  return vis;
+}

@@ -1,0 +1,35 @@
+// Invariant: a PNG assembled from separately compressed parts is a valid PNG (checksums included)
+// of exactly the pixels given, whatever the split, and as small as one-stream encoding, give or take.
+import { PNG } from "pngjs";
+import { describe, expect, it } from "vitest";
+import { assemblePng, encodePngPart } from "./png-parts";
+
+function image(width: number, height: number): Uint8ClampedArray {
+  const data = new Uint8ClampedArray(width * height * 4);
+  let seed = 7;
+  for (let i = 0; i < width * height; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    const y = Math.floor(i / width);
+    data.set([(y * 3) & 255, (i * 7) & 255, 128 + ((seed >>> 24) & 15), 255], i * 4);
+  }
+  return data;
+}
+
+describe("PNG in parts", () => {
+  it.each([[1], [2], [3]])("decodes to the same pixels from %i part(s)", (n) => {
+    const [w, h] = [301, 97];
+    const data = image(w, h);
+    const cuts = Array.from({ length: n + 1 }, (_, k) => Math.round((k * h) / n));
+    const parts = cuts.slice(0, -1).map((top, k) => encodePngPart(data, w, top, cuts[k + 1] - top, k === n - 1));
+    const png = PNG.sync.read(assemblePng(w, h, parts));
+    expect([png.width, png.height]).toEqual([w, h]);
+    expect(Buffer.compare(png.data, Buffer.from(data.buffer))).toBe(0);
+  });
+
+  it("is refused by a decoder when a part is left out (the checksum covers the whole)", () => {
+    const data = image(64, 64);
+    const a = encodePngPart(data, 64, 0, 32, false), b = encodePngPart(data, 64, 32, 32, true);
+    expect(() => PNG.sync.read(assemblePng(64, 64, [b]))).toThrow();
+    expect(() => PNG.sync.read(assemblePng(64, 64, [a, b]))).not.toThrow();
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * A PNG encoded in parts, so two threads can each compress half of a frame (a 1080p screenshot
+ * takes ~100 ms to filter and deflate on one). pngjs, used elsewhere, compresses a whole image
+ * as one stream; a zlib stream can instead be cut into independently deflated runs, each ended on
+ * a byte boundary by a sync flush and the last by the final block, as pigz does, and the Adler-32
+ * of the whole is combined from the parts'. Node's zlib gives the raw deflate and CRC-32; the
+ * filter and the Adler-32 arithmetic are written here (a few lines each, no library covers them).
+ */
+import zlib from "node:zlib";
+
+/** One compressed run of filtered rows, with the Adler-32 and length of what it compresses. */
+export interface PngPart { bytes: Uint8Array; adler: number; length: number }
+
+const BASE = 65521;
+/** Most bytes summed before the Adler-32 sums must be reduced (zlib's NMAX). */
+const NMAX = 5552;
+
+function adler32(data: Uint8Array): number {
+  let a = 1, b = 0;
+  for (let i = 0; i < data.length; ) {
+    const end = Math.min(data.length, i + NMAX);
+    for (; i < end; i++) { a += data[i]; b += a; }
+    a %= BASE; b %= BASE;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** Adler-32 of A followed by B from theirs and B's length (zlib's adler32_combine). */
+function adler32Combine(adlerA: number, adlerB: number, lengthB: number): number {
+  const rem = lengthB % BASE;
+  let sum1 = adlerA & 0xffff;
+  let sum2 = (rem * sum1) % BASE;
+  sum1 += (adlerB & 0xffff) + BASE - 1;
+  sum2 += ((adlerA >>> 16) & 0xffff) + ((adlerB >>> 16) & 0xffff) + BASE - rem;
+  if (sum1 >= BASE) sum1 -= BASE;
+  if (sum1 >= BASE) sum1 -= BASE;
+  if (sum2 >= BASE * 2) sum2 -= BASE * 2;
+  if (sum2 >= BASE) sum2 -= BASE;
+  return ((sum2 << 16) | sum1) >>> 0;
+}
+
+/**
+ * Filters rows top .. top + rows - 1 of an RGBA8 image with PNG's Sub filter (each byte minus the
+ * one a pixel to its left: smooth renders compress well with it) and deflates them at level 1
+ * (screenshots are written often and read rarely). `last` ends the zlib stream.
+ */
+export function encodePngPart(rgba: Uint8Array | Uint8ClampedArray, width: number, top: number, rows: number, last: boolean): PngPart {
+  const stride = width * 4;
+  const filtered = new Uint8Array(rows * (stride + 1));
+  for (let y = 0; y < rows; y++) {
+    const src = (top + y) * stride, dst = y * (stride + 1);
+    filtered[dst] = 1; // filter type: Sub
+    for (let i = 0; i < 4 && i < stride; i++) filtered[dst + 1 + i] = rgba[src + i];
+    for (let i = 4; i < stride; i++) filtered[dst + 1 + i] = rgba[src + i] - rgba[src + i - 4];
+  }
+  const flush = last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH;
+  const bytes = zlib.deflateRawSync(filtered, { level: 1, finishFlush: flush });
+  return { bytes, adler: adler32(filtered), length: filtered.length };
+}
+
+function chunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, "ascii");
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A PNG (8-bit RGBA) from the parts of its rows, in order; the last part must have ended the stream. */
+export function assemblePng(width: number, height: number, parts: PngPart[]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 6; // RGBA
+  let adler = parts[0].adler;
+  for (let k = 1; k < parts.length; k++) adler = adler32Combine(adler, parts[k].adler, parts[k].length);
+  const trailer = Buffer.alloc(4);
+  trailer.writeUInt32BE(adler, 0);
+  // zlib header: deflate, 32 KiB window, fastest compression (0x78 0x01 passes the FCHECK test).
+  const stream = Buffer.concat([Buffer.from([0x78, 0x01]), ...parts.map((p) => p.bytes), trailer]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", stream), chunk("IEND", new Uint8Array(0))]);
+}

@@ -1,0 +1,36 @@
+// Invariant: a screenshot drawn by the worker threads (a big frame split between two of them) is
+// the frame renderScene draws, labels included, and a frame that throws fails alone.
+import { PNG } from "pngjs";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildRenderInput } from "../../scene/render-view";
+import { renderScene } from "../../scene/render";
+import { buildState, readmeCalls } from "../../../tests/fixtures/render/scenes";
+import { closeRenderWorkers, renderPngOffThread } from "./render-off-thread";
+
+const differing = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let n = 0;
+  for (let i = 0; i < a.length; i += 4) if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) n++;
+  return n;
+};
+
+describe("rendering off the event loop", () => {
+  afterEach(async () => {
+    delete process.env.KILN_RENDER_THREADS;
+    await closeRenderWorkers();
+  });
+
+  it.each([["two threads", "2"], ["one thread", "1"]])("gives renderScene's frame with %s", async (_, threads) => {
+    process.env.KILN_RENDER_THREADS = threads;
+    const input = buildRenderInput(buildState(readmeCalls()), "unity", 960, 540, undefined, ["grid", "axes", "labels"]);
+    const [shot, whole] = [await renderPngOffThread(input), renderScene(input)];
+    const png = PNG.sync.read(shot.png);
+    expect([png.width, png.height]).toEqual([960, 540]);
+    expect(differing(png.data, whole.data)).toBeLessThanOrEqual(50); // band edges may round a few samples differently
+  });
+
+  it("fails a frame with a bad size, and draws the next one", async () => {
+    const input = buildRenderInput(buildState(readmeCalls()), "unity", 960, 540);
+    await expect(renderPngOffThread({ ...input, width: 0.5 })).rejects.toThrow(/width\/height/);
+    expect((await renderPngOffThread(input)).png.length).toBeGreaterThan(1000);
+  });
+});
