@@ -36,34 +36,12 @@ const BOUNCE_AT = 13;
 export const OCC_STRIDE = BOUNCE_AT + 6 * MAX_BOUNCE_LIGHTS;
 
 
-/** Bounding boxes of meshes: [x0, y0, z0, x1, y1, z1] each, NaN for a mesh with no finite vertex. */
-function boxes(meshes: readonly RenderMesh[]): Float64Array {
-  const b = new Float64Array(meshes.length * 6).fill(NaN);
-  meshes.forEach((mesh, i) => {
-    const p = mesh?.positions;
-    if (!p) return;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let k = 0; k + 2 < p.length; k += 3) {
-      const x = p[k], y = p[k + 1], z = p[k + 2];
-      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) continue;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    if (x0 <= x1) b.set([x0, y0, z0, x1, y1, z1], i * 6);
-  });
-  return b;
-}
 
 /**
  * For every mesh, the spheres of the other meshes close enough to dim it (null: none). A mesh's
  * own sphere is never among them: closed convex shapes do not occlude themselves.
  */
-export function occludersByMesh(meshes: readonly RenderMesh[], lights: PackedLights, sky: Float64Array): (Occluders | null)[] {
-  const box = boxes(meshes);
+export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array, lights: PackedLights, sky: Float64Array): (Occluders | null)[] {
   const spheres: { mesh: number; c: number[]; r: number; box: number[]; bounce: number[] }[] = [];
   // What every occluder bounces, before its colour: the sky's light averaged over up and down, and
   // each directional light's (its direction, for the faces it lights).

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { buildRenderInput } from "../render-view";
 import { buildState, readmeCalls } from "../../../tests/fixtures/render/scenes";
 import { renderScene } from "./index";
+import { meshBoxes } from "./bounds";
 import { packLights } from "./lights";
 import { OCC_STRIDE, ambientVisibility, occludersAt, occludersByMesh, type Occluders } from "./occlusion";
 import { DEFAULT_SKY, packSky } from "./sky";
@@ -15,7 +16,7 @@ import type { RenderLight, RenderMesh } from "./types";
 const box = (x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, color: [number, number, number, number] = [1, 0, 0, 1]): RenderMesh =>
   mesh([x0, y0, z0, x1, y0, z0, x1, y1, z0, x0, y1, z0, x0, y0, z1, x1, y0, z1, x1, y1, z1, x0, y1, z1], [0, 1, 2], color);
 const sun: RenderLight = { type: "directional", direction: [-1, -1, 0], color: [1, 1, 1], intensity: 1 };
-const occluders = (meshes: RenderMesh[], lights: RenderLight[] = [sun]) => occludersByMesh(meshes, packLights(lights), packSky(DEFAULT_SKY, 1, lights));
+const occluders = (meshes: RenderMesh[], lights: RenderLight[] = [sun]) => occludersByMesh(meshes, meshBoxes(meshes), packLights(lights), packSky(DEFAULT_SKY, 1, lights));
 const bounce = new Float64Array(3);
 /** Visibility at p with normal n, through the grid as the shader looks it up. */
 const visAt = (g: Occluders | null, p: number[], n: number[]) => ambientVisibility(occludersAt(g!, p[0], p[1], p[2]), p[0], p[1], p[2], n[0], n[1], n[2], bounce);

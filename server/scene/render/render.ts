@@ -6,6 +6,7 @@ import { DEFAULT_NEAR, setupView, type ViewSetup } from "./camera";
 import { GeometryScratch, drawMesh } from "./draw-mesh";
 import { axisLength, drawLabels, drawLines3d } from "./overlay";
 import { packLights } from "./lights";
+import { meshBoxes } from "./bounds";
 import { occludersByMesh, type Occluders } from "./occlusion";
 import { RasterState } from "./raster";
 import { fillBackground, resolve } from "./resolve";
@@ -98,8 +99,9 @@ export function planFrame(input: RenderInput, share?: ShadowShare): FramePlan {
   const exp = input.exposure;
   const exposure = typeof exp === "number" && Number.isFinite(exp) && exp > 0 ? exp : DEFAULT_EXPOSURE;
   const sky = packSky(sanitizeSky(input.sky), ambient, input.lights);
+  const boxes = meshBoxes(meshes);
   const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view, share);
-  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, view.m), occluders: occludersByMesh(meshes, lights, sky), ambient, exposure };
+  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, boxes, view.m), occluders: occludersByMesh(meshes, boxes, lights, sky), ambient, exposure };
 }
 
 /**
@@ -145,24 +147,15 @@ function background(bg: Rgba | undefined): [number, number, number] | null {
 }
 
 /** Mesh indices ordered by view depth of their bounding-box centre, so near meshes fill the depth buffer first. */
-function nearToFar(meshes: readonly RenderMesh[], m: Float64Array): number[] {
+function nearToFar(meshes: readonly RenderMesh[], box: Float64Array, m: Float64Array): number[] {
   const keys = new Float64Array(meshes.length);
   const order: number[] = [];
   for (let i = 0; i < meshes.length; i++) {
     const p = meshes[i]?.positions;
     if (!p || p.length < 3) continue;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let k = 0; k + 2 < p.length; k += 3) {
-      const x = p[k], y = p[k + 1], z = p[k + 2];
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    const d = m[8] * (x0 + x1) * 0.5 + m[9] * (y0 + y1) * 0.5 + m[10] * (z0 + z1) * 0.5 + m[11];
-    keys[i] = Number.isFinite(d) ? d : 0;
+    const o = i * 6;
+    const d = m[8] * (box[o] + box[o + 3]) * 0.5 + m[9] * (box[o + 1] + box[o + 4]) * 0.5 + m[10] * (box[o + 2] + box[o + 5]) * 0.5 + m[11];
+    keys[i] = Number.isFinite(d) ? d : 0; // a mesh with no finite vertex draws nothing anyway
     order.push(i);
   }
   return order.sort((a, b) => keys[a] - keys[b]);
