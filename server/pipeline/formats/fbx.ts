@@ -13,6 +13,7 @@
  */
 import {
   AnimationClip,
+  Bone,
   BufferGeometry,
   Color,
   DirectionalLight,
@@ -33,14 +34,16 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary, type FbxNode } from "./fbx-binary";
+import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary, type FbxDocument, type FbxNode } from "./fbx-binary";
 import { numbers, setGeometry } from "./fbx-geometry";
 import { writeTextures } from "./fbx-textures";
 import { writeUserProperties } from "./fbx-properties";
+import { writeBlendShapes, writeSkin, type FbxTarget } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
   meaninglessLightFieldWarnings,
+  worldMatrices,
   uniqueNames,
   unusedMeshWarnings,
   validateScene,
@@ -138,7 +141,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // keeps materials on the mesh, so models sharing a geometry would share their slots.
   // A model's slots are its distinct group materials in order of first use (an empty slot, null,
   // counting once), as Blender's glTF importer makes them; each group's triangles carry its slot.
-  const geometryMesh: { mesh: number; groupSlots?: number[] }[] = [];
+  const geometryMesh: GeometryPlan[] = [];
   const geometryByKey = new Map<string, BufferGeometry>();
   const slotsOf = (n: (typeof scene.nodes)[number]) => {
     const perGroup = (scene.meshes[n.mesh!].groups ?? []).map((_, i) => n.materials?.[i] ?? null);
@@ -147,12 +150,17 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     if (slots.length === 1 && slots[0] === null) return { slots: [], groupSlots: perGroup.map(() => 0) };
     return { slots, groupSlots: perGroup.map((m) => slots.indexOf(m)) };
   };
-  const geometryFor = (n: (typeof scene.nodes)[number]) => {
+  // Skins and morph weights live on the FBX geometry too: a skinned node gets a geometry of its
+  // own (its clusters hold its world matrix), nodes with their own morph weights one per weights.
+  const geometryFor = (n: (typeof scene.nodes)[number], node: number) => {
     const k = n.mesh!, groups = scene.meshes[k].groups;
-    const key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
+    const skinned = n.skin !== undefined && !!scene.meshes[k].joints;
+    let key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
+    if (skinned) key += `/node${node}`;
+    if (n.morphWeights) key += `/weights${n.morphWeights.join(",")}`;
     let g = geometryByKey.get(key);
     if (!g) {
-      const x = geometryMesh.push({ mesh: k, groupSlots: groups && slotsOf(n).groupSlots }) - 1;
+      const x = geometryMesh.push({ mesh: k, node, skinned, groupSlots: groups && slotsOf(n).groupSlots }) - 1;
       g = new BufferGeometry();
       g.setAttribute("position", new Float32BufferAttribute([x, 0, 0, x, 0, 0, x, 0, 0], 3));
       g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
@@ -182,6 +190,8 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
   // attachments move to identity child models (an FBX model holds one attribute).
   const fixes: (Quaternion | null)[] = [];
+  // Joints are LimbNode models (three Bones to the exporter), as Blender writes armature bones.
+  const joints = new Set(scene.skins?.flatMap((s) => s.joints));
   const extraChildren: { parent: number; obj: Object3D }[] = [];
   const objects = scene.nodes.map((n, i) => {
     let obj: Object3D;
@@ -199,13 +209,13 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     };
     if (n.mesh !== undefined) {
       const groups = scene.meshes[n.mesh].groups?.length;
-      obj = new Mesh(geometryFor(n), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
+      obj = new Mesh(geometryFor(n, i), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
       obj = camera();
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
-    } else obj = n.light ? makeLight(n.light) : new Group();
+    } else obj = n.light ? makeLight(n.light) : joints.has(i) ? new Bone() : new Group();
     fixes.push(n.mesh === undefined && n.camera ? CAMERA_FIX : n.mesh === undefined && n.light ? LIGHT_FIX : null);
     obj.name = tagged("n", i, names[i]);
     for (const [kind, child, fix] of extras) {
@@ -254,7 +264,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
  * The exporter's file with each placeholder Geometry node given its mesh's real arrays, material
  * names untagged, and the materials' textures added.
  */
-function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { mesh: number; groupSlots?: number[] }[], warnings: string[]): Uint8Array {
+function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: GeometryPlan[], warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
   const objects = doc.nodes.find((n) => n.name === "Objects");
   // Untag every name (models and materials, and whatever the exporter named after them).
@@ -280,14 +290,45 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { 
     for (const [index, found] of ids[kind]) for (const id of found) writeUserProperties(byId.get(id)!, list[index].extras);
   writeTextures(doc, scene, materialIds, warnings);
   const filled = new Set<number>();
+  const deformed: { plan: GeometryPlan; id: bigint }[] = [];
   for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
     if (text(geometry.properties[2]) !== "Mesh") continue;
     const x = numbers(child(geometry, "Vertices"))?.[0];
     if (x === undefined || geometryMesh[x] === undefined || filled.has(x)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
-    setGeometry(geometry, scene.meshes[geometryMesh[x].mesh], geometryMesh[x].groupSlots);
-    writeUserProperties(geometry, scene.meshes[geometryMesh[x].mesh].extras);
+    const mesh = scene.meshes[geometryMesh[x].mesh];
+    setGeometry(geometry, mesh, geometryMesh[x].groupSlots);
+    writeUserProperties(geometry, mesh.extras);
     filled.add(x);
+    deformed.push({ plan: geometryMesh[x], id: (geometry.properties[0] as { value: bigint }).value });
   }
   if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);
+  writeDeformers(doc, scene, deformed, ids.n);
   return writeFbxBinary(doc);
+}
+
+/** A geometry the writer asks the exporter for: which mesh, for which (first) node, its slots. */
+interface GeometryPlan {
+  mesh: number;
+  node: number;
+  /** The node's skin goes on this geometry. */
+  skinned: boolean;
+  groupSlots?: number[];
+}
+
+/** Adds each geometry's skin (clusters linked to the joints' models) and morph targets (fbx-deformers.ts). */
+function writeDeformers(doc: FbxDocument, scene: InterchangeScene, geometries: { plan: GeometryPlan; id: bigint }[], modelIds: Map<number, bigint[]>): void {
+  const objects = doc.nodes.find((n) => n.name === "Objects")!, connections = doc.nodes.find((n) => n.name === "Connections")!;
+  let next = 0n;
+  for (const n of objects.children) if (n.properties[0]?.type === "L" && n.properties[0].value >= next) next = n.properties[0].value + 1n;
+  const target: FbxTarget = { objects, connections, newId: () => next++ };
+  const worlds = worldMatrices(scene);
+  const modelOf = (node: number) => modelIds.get(node)?.[0] ?? (() => { throw new Error(`fbx: exporter wrote no model for node ${node}`); })();
+  for (const { plan, id } of geometries) {
+    const mesh = scene.meshes[plan.mesh], node = scene.nodes[plan.node];
+    if (mesh.morphTargets?.length) writeBlendShapes(target, id, mesh.name, mesh.morphTargets, node.morphWeights ?? mesh.morphWeights ?? []);
+    if (plan.skinned) {
+      const skin = scene.skins![node.skin!];
+      writeSkin(target, id, mesh, { name: skin.name, inverseBindMatrices: skin.inverseBindMatrices, joints: skin.joints.map((j) => ({ model: modelOf(j), name: scene.nodes[j].name })) }, { model: modelOf(plan.node), world: worlds[plan.node] });
+    }
+  }
 }
