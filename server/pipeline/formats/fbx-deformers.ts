@@ -241,3 +241,82 @@ export function readBlendShapes(graph: FbxGraph, g: number, meshName: string, co
 export function isDeformerObject(n: FbxNode): boolean {
   return n.name === "Deformer" || (n.name === "Geometry" && text(n.properties[2]) === "Shape") || (n.name === "Pose" && text(n.properties[2]) === "BindPose");
 }
+
+/** FBX time unit: ticks per second. */
+const KTIME_PER_SECOND = 46_186_158_000;
+/** Key flags Blender and the exporter write: linear interpolation (with auto tangents, unused by linear keys). */
+const KEY_ATTR_FLAGS = 0x04 | 0x100 | 0x2000 | 0x4000;
+
+/** The first AnimationLayer of the file, or a new stack and layer (the exporter writes none without TRS tracks). */
+export function animationLayer(t: FbxTarget, start: number, stop: number): bigint {
+  const layer = t.objects.children.find((n) => n.name === "AnimationLayer");
+  if (layer?.properties[0]?.type === "L") return layer.properties[0].value;
+  const time = (name: string, s: number): FbxNode => node("P", [stringProperty(name), stringProperty("KTime"), stringProperty("Time"), stringProperty(""), id(BigInt(Math.round(s * KTIME_PER_SECOND)))]);
+  const stackId = t.newId(), layerId = t.newId();
+  t.objects.children.push(node("AnimationStack", [id(stackId), objectLabel("Animation", "AnimStack"), stringProperty("")], [
+    node("Properties70", [], [time("LocalStart", start), time("LocalStop", stop), time("ReferenceStart", start), time("ReferenceStop", stop)]),
+  ]));
+  t.objects.children.push(node("AnimationLayer", [id(layerId), objectLabel("BaseLayer", "AnimLayer"), stringProperty("")]));
+  connect(t, layerId, stackId);
+  return layerId;
+}
+
+/** Writes one DeformPercent curve per channel (weights × 100 at `times`), in `layer`, as Blender animates shape keys. */
+export function writeWeightCurves(t: FbxTarget, layer: bigint, channels: bigint[], times: number[], weights: number[][]): void {
+  const keyTimes = BigInt64Array.from(times, (s) => BigInt(Math.round(s * KTIME_PER_SECOND)));
+  channels.forEach((channel, k) => {
+    const values = Float32Array.from(weights, (w) => w[k] * 100);
+    const curveNode = t.newId(), curve = t.newId();
+    t.objects.children.push(node("AnimationCurveNode", [id(curveNode), objectLabel("DeformPercent", "AnimCurveNode"), stringProperty("")], [
+      node("Properties70", [], [node("P", [stringProperty("d|DeformPercent"), stringProperty("Number"), stringProperty(""), stringProperty("A"), { type: "D", value: values[0] ?? 0 }])]),
+    ]));
+    t.objects.children.push(node("AnimationCurve", [id(curve), objectLabel("", "AnimCurve"), stringProperty("")], [
+      node("Default", [{ type: "D", value: values[0] ?? 0 }]),
+      node("KeyVer", [int(4008)]),
+      node("KeyTime", [{ type: "l", value: keyTimes }]),
+      node("KeyValueFloat", [{ type: "f", value: values }]),
+      node("KeyAttrFlags", [{ type: "i", value: Int32Array.of(KEY_ATTR_FLAGS) }]),
+      node("KeyAttrDataFloat", [{ type: "f", value: Float32Array.of(0, 0, 0, 0) }]),
+      node("KeyAttrRefCount", [{ type: "i", value: Int32Array.of(times.length) }]),
+    ]));
+    connect(t, curveNode, layer);
+    t.connections.children.push(node("C", [stringProperty("OP"), id(curveNode), id(channel), stringProperty("DeformPercent")]));
+    t.connections.children.push(node("C", [stringProperty("OP"), id(curve), id(curveNode), stringProperty("d|DeformPercent")]));
+  });
+}
+
+/**
+ * Reads the DeformPercent curves of `channels` (one per morph target, default weights `defaults`)
+ * as interchange weight keys: the union of their key times, each curve sampled linearly there
+ * (a channel without a curve keeps its default). `curvesOf(channel)` gives the AnimationCurves
+ * driving a channel's DeformPercent. Undefined when no channel is animated.
+ */
+export function readWeightKeys(objects: Map<number, FbxNode>, channels: number[], defaults: number[], curvesOf: (channel: number) => number[], meshName: string, warn: (m: string) => void) {
+  const bad = (what: string): never => {
+    throw new Error(`fbx: weight animation of mesh "${meshName}": ${what}`);
+  };
+  const curves = channels.map((c) => {
+    const found = curvesOf(c);
+    if (found.length > 1) warn(`fbx: mesh "${meshName}": only the first weight curve of a morph target kept`);
+    const curve = found.length ? objects.get(found[0]) : undefined;
+    if (!curve) return undefined;
+    const times = child(curve, "KeyTime")?.properties[0], keyValues = numbers(child(curve, "KeyValueFloat"));
+    if (times?.type !== "l" || !keyValues || keyValues.length !== times.value.length) return bad("KeyTime and KeyValueFloat do not match");
+    const values: ArrayLike<number> = keyValues;
+    budget(values.length <= LIMITS.keyframes, `fbx: mesh "${meshName}": a weight curve has ${values.length} keys, more than ${LIMITS.keyframes}`);
+    const seconds = Array.from(times.value as BigInt64Array, (k) => Number(k) / KTIME_PER_SECOND);
+    for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k]) || (k && !(seconds[k] > seconds[k - 1]))) bad("keys are not finite and increasing");
+    return { seconds, values: Array.from(values, (v) => v / 100) };
+  });
+  if (curves.every((c) => !c)) return undefined;
+  const times = [...new Set(curves.flatMap((c) => c?.seconds ?? []))].sort((a, b) => a - b);
+  budget(times.length <= LIMITS.keyframes, `fbx: mesh "${meshName}": weight animation has ${times.length} keys, more than ${LIMITS.keyframes}`);
+  const sample = (c: { seconds: number[]; values: number[] }, s: number) => {
+    let k = 0;
+    while (k < c.seconds.length - 1 && c.seconds[k + 1] <= s) k++;
+    if (s <= c.seconds[0] || k === c.seconds.length - 1) return c.values[s <= c.seconds[0] ? 0 : k];
+    const f = (s - c.seconds[k]) / (c.seconds[k + 1] - c.seconds[k]);
+    return c.values[k] + f * (c.values[k + 1] - c.values[k]);
+  };
+  return { times, weights: times.map((s) => curves.map((c, k) => (c ? sample(c, s) : defaults[k]))) };
+}

@@ -33,7 +33,7 @@ import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type F
 import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
 import { takeTextures } from "./fbx-textures";
 import { readUserProperties } from "./fbx-properties";
-import { isDeformerObject, readBlendShapes, readSkin, type FbxGraph, type ReadSkin } from "./fbx-deformers";
+import { isDeformerObject, readBlendShapes, readSkin, readWeightKeys, type FbxGraph, type ReadSkin } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
 
@@ -95,6 +95,8 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   const imageIndex = new Map<bigint, number>();
   /** Skinned mesh nodes; their skins are made once every joint model has its node. */
   const skinned: { node: number; key: unknown; skin: ReadSkin }[] = [];
+  /** Morph weight keys of mesh nodes (read with their geometry's blend shapes). */
+  const weightAnimations: InterchangeAnimation[] = [];
   /** Interchange index of a loader material (FBX id `fbxId`; `uvSetNames` of the mesh that first uses it), or undefined. */
   const material = (m: Material | undefined, fbxId?: bigint, uvSetNames: string[] = []): number | undefined => {
     // Invented by FBXLoader (the mesh had none), or the writer's placeholder for an empty slot.
@@ -150,12 +152,13 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     if (obj.isMesh) {
       const mesh = obj as Mesh;
       if ((mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh) warn(`fbx: mesh "${name}": skinning dropped`);
-      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, slots: [0], uvSetNames: [] as string[], skin: undefined, load: () => loaderMesh(mesh.geometry, name, warn) };
+      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, slots: [0], uvSetNames: [] as string[], skin: undefined, weightKeys: undefined, load: () => loaderMesh(mesh.geometry, name, warn) };
       if (found) {
         let k = geometryIndex.get(found.key);
         if (k === undefined) geometryIndex.set(found.key, (k = out.meshes.push(found.load()) - 1));
         node.mesh = k;
         if (found.skin) skinned.push({ node: self, key: found.key, skin: found.skin });
+        if (found.weightKeys) weightAnimations.push({ node: self, ...found.weightKeys });
       } else warn(`fbx: mesh "${name}": its geometry is not a polygon mesh; dropped`);
       // Slots: the model's materials in connection order (FBXLoader's array), indexed by the
       // geometry's material layer; ASCII files (no layer read) keep the first.
@@ -206,7 +209,7 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     if (s === undefined) skinIndex.set(key, (s = (out.skins ??= []).push({ name: skin.name, joints: joints as number[], inverseBindMatrices: skin.inverseBindMatrices }) - 1));
     out.nodes[node].skin = s;
   }
-  out.animations = decodeClips(loaded.animations, objects, fixes, parentFixes, out.nodes.map((n) => (n.parent === null ? toMetres : 1)), warn);
+  out.animations = [...decodeClips(loaded.animations, objects, fixes, parentFixes, out.nodes.map((n) => (n.parent === null ? toMetres : 1)), warn), ...weightAnimations];
   return { scene: out, warnings };
 }
 
@@ -268,7 +271,10 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
   const childrenOf = new Map<number, number[]>();
   for (const { c, from, to } of links) if (text(c.properties[0]) === "OO") childrenOf.get(to)?.push(from) ?? childrenOf.set(to, [from]);
   const graph: FbxGraph = { objects: byId, childrenOf: (n) => childrenOf.get(n) ?? [], idOf: id };
-  const meshes = new Map<number, { mesh: InterchangeMesh; slots: number[]; uvSetNames: string[]; skin?: ReadSkin; channels?: number[] }>();
+  // Curves animating a property: what is connected to an object through property `name` (OP).
+  const byProperty = (to: number, name: string) => links.filter((l) => l.to === to && text(l.c.properties[0]) === "OP" && text(l.c.properties[3]) === name).map((l) => l.from);
+  const weightCurves = (channel: number) => byProperty(channel, "DeformPercent").flatMap((n) => byProperty(n, "d|DeformPercent"));
+  const meshes = new Map<number, { mesh: InterchangeMesh; slots: number[]; uvSetNames: string[]; skin?: ReadSkin; weightKeys?: { times: number[]; weights: number[][] } }>();
   for (const [g, node] of geometries) {
     if (used.has(g)) {
       const name = objectName(node);
@@ -281,12 +287,15 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
       const mesh: InterchangeMesh = { name, ...read.mesh, ...(extras ? { extras } : {}) };
       if (skin) (mesh.joints = skin.joints), (mesh.weights = skin.weights);
       if (shapes) (mesh.morphTargets = shapes.targets), (mesh.morphWeights = shapes.weights);
-      meshes.set(g, { mesh, slots: read.materialSlots, uvSetNames: read.uvSetNames, ...(skin ? { skin } : {}), ...(shapes ? { channels: shapes.channels } : {}) });
+      const weightKeys = shapes && readWeightKeys(byId, shapes.channels, shapes.weights, weightCurves, name, warn);
+      meshes.set(g, { mesh, slots: read.materialSlots, uvSetNames: read.uvSetNames, ...(skin ? { skin } : {}), ...(weightKeys ? { weightKeys } : {}) });
     }
     stubGeometry(node);
   }
   if (objects) {
     const removed = new Set(objects.children.filter(isDeformerObject).map(id));
+    // Their weight curves too (read above), which FBXLoader would look for morph targets with.
+    for (const d of [...removed]) for (const n of byProperty(d, "DeformPercent")) for (const c of [n, ...byProperty(n, "d|DeformPercent")]) removed.add(c);
     objects.children = objects.children.filter((n) => !removed.has(id(n)));
     const dangling = new Set(links.filter((l) => removed.has(l.from) || removed.has(l.to)).map((l) => l.c));
     if (connections) connections.children = connections.children.filter((c) => !dangling.has(c));
@@ -323,10 +332,11 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
       const mesh = { ...found.mesh, name: found.mesh.name || modelName };
       const transform = geometricTransform(models.get(model!)!);
       const { slots, uvSetNames } = found;
-      if (!transform) return { key: g, slots, uvSetNames, skin: found.skin, load: () => mesh };
+      const weightKeys = found.weightKeys;
+      if (!transform) return { key: g, slots, uvSetNames, skin: found.skin, weightKeys, load: () => mesh };
       const inverse = transform.clone().invert();
       const skin = found.skin && { ...found.skin, inverseBindMatrices: Float32Array.from({ length: found.skin.inverseBindMatrices.length }, (_, k) => new Matrix4().fromArray(found.skin!.inverseBindMatrices, k - (k % 16)).multiply(inverse).elements[k % 16]) };
-      return { key: `${g}/${transform.elements.join(",")}`, slots, uvSetNames, skin, load: () => ({ ...mesh, name: mesh.name, ...transformGeometry(mesh, transform) }) };
+      return { key: `${g}/${transform.elements.join(",")}`, slots, uvSetNames, skin, weightKeys, load: () => ({ ...mesh, name: mesh.name, ...transformGeometry(mesh, transform) }) };
     },
   };
 }

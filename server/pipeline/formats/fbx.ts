@@ -38,7 +38,7 @@ import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBina
 import { numbers, setGeometry } from "./fbx-geometry";
 import { writeTextures } from "./fbx-textures";
 import { writeUserProperties } from "./fbx-properties";
-import { writeBlendShapes, writeSkin, type FbxTarget } from "./fbx-deformers";
+import { animationLayer, writeBlendShapes, writeSkin, writeWeightCurves, type FbxTarget } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
@@ -151,12 +151,14 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     return { slots, groupSlots: perGroup.map((m) => slots.indexOf(m)) };
   };
   // Skins and morph weights live on the FBX geometry too: a skinned node gets a geometry of its
-  // own (its clusters hold its world matrix), nodes with their own morph weights one per weights.
+  // own (its clusters hold its world matrix), so does a node with weight keys (they drive the
+  // geometry's channels), and nodes with their own morph weights one per weights.
+  const weightKeyed = new Set(scene.animations.filter((a) => a.weights).map((a) => a.node));
   const geometryFor = (n: (typeof scene.nodes)[number], node: number) => {
     const k = n.mesh!, groups = scene.meshes[k].groups;
     const skinned = n.skin !== undefined && !!scene.meshes[k].joints;
     let key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
-    if (skinned) key += `/node${node}`;
+    if (skinned || (weightKeyed.has(node) && scene.meshes[k].morphTargets?.length)) key += `/node${node}`;
     if (n.morphWeights) key += `/weights${n.morphWeights.join(",")}`;
     let g = geometryByKey.get(key);
     if (!g) {
@@ -247,6 +249,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
       a.rotations && float64Values(new QuaternionKeyframeTrack(`${uuid}.quaternion`, a.times, []), keys.flatMap((k) => k.r!)),
       a.scales && new VectorKeyframeTrack(`${uuid}.scale`, a.times, keys.flatMap((k) => k.s!)),
     ].filter((t): t is VectorKeyframeTrack | QuaternionKeyframeTrack => !!t);
+    if (!tracks.length) continue; // weight keys only: finishFile writes them (fbx-deformers.ts)
     let clip = clips.find((c) => tracks.every((t) => !c.used.has(t.name)));
     if (!clip) clips.push((clip = { tracks: [], used: new Set() }));
     for (const t of tracks) (clip.tracks.push(t), clip.used.add(t.name));
@@ -323,12 +326,19 @@ function writeDeformers(doc: FbxDocument, scene: InterchangeScene, geometries: {
   const target: FbxTarget = { objects, connections, newId: () => next++ };
   const worlds = worldMatrices(scene);
   const modelOf = (node: number) => modelIds.get(node)?.[0] ?? (() => { throw new Error(`fbx: exporter wrote no model for node ${node}`); })();
+  const channelsOf = new Map<number, bigint[]>();
   for (const { plan, id } of geometries) {
     const mesh = scene.meshes[plan.mesh], node = scene.nodes[plan.node];
-    if (mesh.morphTargets?.length) writeBlendShapes(target, id, mesh.name, mesh.morphTargets, node.morphWeights ?? mesh.morphWeights ?? []);
+    if (mesh.morphTargets?.length) channelsOf.set(plan.node, writeBlendShapes(target, id, mesh.name, mesh.morphTargets, node.morphWeights ?? mesh.morphWeights ?? []));
     if (plan.skinned) {
       const skin = scene.skins![node.skin!];
       writeSkin(target, id, mesh, { name: skin.name, inverseBindMatrices: skin.inverseBindMatrices, joints: skin.joints.map((j) => ({ model: modelOf(j), name: scene.nodes[j].name })) }, { model: modelOf(plan.node), world: worlds[plan.node] });
     }
   }
+  // Weight keys: DeformPercent curves of the node's own geometry's channels, in the file's layer.
+  const keyed = scene.animations.filter((a) => a.weights && channelsOf.has(a.node));
+  if (!keyed.length) return;
+  const times = keyed.flatMap((a) => a.times);
+  const layer = animationLayer(target, Math.min(...times), Math.max(...times));
+  for (const a of keyed) writeWeightCurves(target, layer, channelsOf.get(a.node)!, a.times, a.weights!);
 }
