@@ -12,7 +12,7 @@
  * bone space, so no axis or unit conversion touches these matrices (a root's unit scale cancels).
  */
 import { Matrix4 } from "three";
-import { child, stringProperty, text, type FbxNode, type FbxProperty } from "./fbx-binary";
+import { child, childrenNamed, stringProperty, text, type FbxNode, type FbxProperty } from "./fbx-binary";
 import { numbers, objectName } from "./fbx-geometry";
 import type { InterchangeMesh, InterchangeMorphTarget } from "./interchange";
 import { LIMITS, budget } from "./limits";
@@ -319,4 +319,17 @@ export function readWeightKeys(objects: Map<number, FbxNode>, channels: number[]
     return c.values[k] + f * (c.values[k + 1] - c.values[k]);
   };
   return { times, weights: times.map((s) => curves.map((c, k) => (c ? sample(c, s) : defaults[k]))) };
+}
+
+/** Properties70 entry (not a user property) marking the child model that holds its parent node's skinned mesh (see fbx.ts). */
+const MESH_HOLDER = "KilnSkinnedMeshOfParent";
+
+export function markMeshHolder(model: FbxNode): void {
+  let props = child(model, "Properties70");
+  if (!props) model.children.push((props = node("Properties70", [])));
+  props.children.push(node("P", [stringProperty(MESH_HOLDER), stringProperty("bool"), stringProperty(""), stringProperty(""), int(1)]));
+}
+
+export function isMeshHolder(model: FbxNode | undefined): boolean {
+  return childrenNamed(child(model, "Properties70"), "P").some((p) => text(p.properties[0]) === MESH_HOLDER);
 }

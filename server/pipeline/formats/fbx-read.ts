@@ -33,7 +33,7 @@ import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type F
 import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
 import { takeTextures } from "./fbx-textures";
 import { readUserProperties } from "./fbx-properties";
-import { isDeformerObject, readBlendShapes, readSkin, readWeightKeys, type FbxGraph, type ReadSkin } from "./fbx-deformers";
+import { isDeformerObject, isMeshHolder, readBlendShapes, readSkin, readWeightKeys, type FbxGraph, type ReadSkin } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
 
@@ -141,13 +141,20 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     // with a root scale (Blender writes centimetre files with roots scaled 100) then read back
     // with scale 1 and untouched child transforms, instead of scale 100 and children at 1/100.
     if (parent === null && toMetres !== 1) m.premultiply(new Matrix4().makeScale(toMetres, toMetres, toMetres));
-    const node: InterchangeNode = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
-    const extras = separated?.modelExtras(obj.ID, name);
-    if (extras) node.extras = extras;
-    const self = out.nodes.push(node) - 1;
-    fixes.push(own);
-    parentFixes.push(parentFix);
-    objects.push(obj);
+    // Kiln's writer moves a skinned mesh whose joints hang below it to a marked identity child
+    // (see fbx.ts): give it back to the parent node.
+    const holder = obj.isMesh && parent !== null && !obj.children.length && m.equals(new Matrix4()) && separated?.isMeshHolder(obj.ID);
+    let node: InterchangeNode, self: number;
+    if (holder && out.nodes[parent].mesh === undefined) (node = out.nodes[parent]), (self = parent);
+    else {
+      node = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
+      const extras = separated?.modelExtras(obj.ID, name);
+      if (extras) node.extras = extras;
+      self = out.nodes.push(node) - 1;
+      fixes.push(own);
+      parentFixes.push(parentFix);
+      objects.push(obj);
+    }
 
     if (obj.isMesh) {
       const mesh = obj as Mesh;
@@ -315,6 +322,8 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
     // Read straight back by FBXLoader, so not worth compressing.
     file: writeFbxBinary(doc, { compress: false }),
     textures,
+    /** Whether a model (by FBXLoader's ID) holds its parent node's skinned mesh (fbx-deformers.ts). */
+    isMeshHolder: (model: number) => isMeshHolder(models.get(model)),
     /** Custom properties of a model (by FBXLoader's ID) or a material (by FBX id). */
     modelExtras: (model: number | undefined, name: string) => (model === undefined ? undefined : readUserProperties(models.get(model), `node "${name}"`, warn)),
     materialExtras: (material: bigint, name: string) => readUserProperties(materialIds.get(material), `material "${name}"`, warn),

@@ -38,7 +38,7 @@ import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBina
 import { numbers, setGeometry } from "./fbx-geometry";
 import { writeTextures } from "./fbx-textures";
 import { writeUserProperties } from "./fbx-properties";
-import { animationLayer, writeBlendShapes, writeSkin, writeWeightCurves, type FbxTarget } from "./fbx-deformers";
+import { animationLayer, markMeshHolder, writeBlendShapes, writeSkin, writeWeightCurves, type FbxTarget } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
@@ -57,7 +57,7 @@ import {
  * `<TAG><kind><index><TAG>name`, kind "m" (material), "e" (empty slot) or "n" (node).
  */
 const TAG = "\u0002";
-const tagged = (kind: "m" | "e" | "n", index: number | "", name: string) => `${TAG}${kind}${index}${TAG}${name.replaceAll(TAG, "")}`;
+const tagged = (kind: "m" | "e" | "n" | "h", index: number | "", name: string) => `${TAG}${kind}${index}${TAG}${name.replaceAll(TAG, "")}`;
 
 /** Far planes beyond this are written as this: FBX has no infinite far plane. */
 const MAX_FAR = 1e9;
@@ -194,6 +194,14 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   const fixes: (Quaternion | null)[] = [];
   // Joints are LimbNode models (three Bones to the exporter), as Blender writes armature bones.
   const joints = new Set(scene.skins?.flatMap((s) => s.joints));
+  const holdsItsJoints = new Set(scene.nodes.flatMap((n, i) => {
+    if (n.skin === undefined || n.mesh === undefined) return [];
+    const below = (j: number) => {
+      for (let at = scene.nodes[j].parent, steps = 0; at !== null && steps <= scene.nodes.length; at = scene.nodes[at].parent, steps++) if (at === i) return true;
+      return false;
+    };
+    return scene.skins![n.skin].joints.some(below) ? [i] : [];
+  }));
   const extraChildren: { parent: number; obj: Object3D }[] = [];
   const objects = scene.nodes.map((n, i) => {
     let obj: Object3D;
@@ -212,6 +220,15 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     if (n.mesh !== undefined) {
       const groups = scene.meshes[n.mesh].groups?.length;
       obj = new Mesh(geometryFor(n, i), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
+      if (holdsItsJoints.has(i)) {
+        // Blender's FBX importer parents a skinned mesh to its armature: under its own joints'
+        // armature that is a cycle and both vanish. So the mesh goes to an identity child model,
+        // marked so Kiln's reader gives it back to this node.
+        obj.name = tagged("h", i, `${names[i]}_mesh`);
+        extraChildren.push({ parent: i, obj });
+        warnings.push(`fbx: skinned mesh of node "${n.name}" moved to child node "${names[i]}_mesh" (its joints are below it)`);
+        obj = new Group();
+      }
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
@@ -271,7 +288,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: Ge
   const doc = readFbxBinary(bytes);
   const objects = doc.nodes.find((n) => n.name === "Objects");
   // Untag every name (models and materials, and whatever the exporter named after them).
-  const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>() };
+  const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>(), h: new Map<number, bigint[]>() };
   const untag = (n: FbxNode) => {
     n.properties.forEach((p, k) => {
       if (p.type !== "S") return;
@@ -280,7 +297,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: Ge
       if (end < 0) return;
       n.properties[k] = stringProperty(s.slice(0, at) + s.slice(end + 1));
       const kind = s[at + 1] as keyof typeof ids, index = Number(s.slice(at + 2, end)), id = n.properties[0];
-      if (k === 1 && n.name === ({ m: "Material", e: "Material", n: "Model" } as const)[kind] && id?.type === "L") ids[kind].set(index, [...(ids[kind].get(index) ?? []), id.value]);
+      if (k === 1 && n.name === ({ m: "Material", e: "Material", n: "Model", h: "Model" } as const)[kind] && id?.type === "L") ids[kind].set(index, [...(ids[kind].get(index) ?? []), id.value]);
     });
     n.children.forEach(untag);
   };
@@ -291,6 +308,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: Ge
   const byId = new Map(objects?.children.map((n) => [n.properties[0]?.value, n]));
   for (const [kind, list] of [["n", scene.nodes], ["m", scene.materials]] as const)
     for (const [index, found] of ids[kind]) for (const id of found) writeUserProperties(byId.get(id)!, list[index].extras);
+  for (const [, found] of ids.h) for (const id of found) markMeshHolder(byId.get(id)!);
   writeTextures(doc, scene, materialIds, warnings);
   const filled = new Set<number>();
   const deformed: { plan: GeometryPlan; id: bigint }[] = [];
@@ -305,7 +323,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: Ge
     deformed.push({ plan: geometryMesh[x], id: (geometry.properties[0] as { value: bigint }).value });
   }
   if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);
-  writeDeformers(doc, scene, deformed, ids.n);
+  writeDeformers(doc, scene, deformed, ids.n, ids.h);
   return writeFbxBinary(doc);
 }
 
@@ -319,7 +337,7 @@ interface GeometryPlan {
 }
 
 /** Adds each geometry's skin (clusters linked to the joints' models) and morph targets (fbx-deformers.ts). */
-function writeDeformers(doc: FbxDocument, scene: InterchangeScene, geometries: { plan: GeometryPlan; id: bigint }[], modelIds: Map<number, bigint[]>): void {
+function writeDeformers(doc: FbxDocument, scene: InterchangeScene, geometries: { plan: GeometryPlan; id: bigint }[], modelIds: Map<number, bigint[]>, meshModelIds: Map<number, bigint[]>): void {
   const objects = doc.nodes.find((n) => n.name === "Objects")!, connections = doc.nodes.find((n) => n.name === "Connections")!;
   let next = 0n;
   for (const n of objects.children) if (n.properties[0]?.type === "L" && n.properties[0].value >= next) next = n.properties[0].value + 1n;
@@ -332,7 +350,7 @@ function writeDeformers(doc: FbxDocument, scene: InterchangeScene, geometries: {
     if (mesh.morphTargets?.length) channelsOf.set(plan.node, writeBlendShapes(target, id, mesh.name, mesh.morphTargets, node.morphWeights ?? mesh.morphWeights ?? []));
     if (plan.skinned) {
       const skin = scene.skins![node.skin!];
-      writeSkin(target, id, mesh, { name: skin.name, inverseBindMatrices: skin.inverseBindMatrices, joints: skin.joints.map((j) => ({ model: modelOf(j), name: scene.nodes[j].name })) }, { model: modelOf(plan.node), world: worlds[plan.node] });
+      writeSkin(target, id, mesh, { name: skin.name, inverseBindMatrices: skin.inverseBindMatrices, joints: skin.joints.map((j) => ({ model: modelOf(j), name: scene.nodes[j].name })) }, { model: meshModelIds.get(plan.node)?.[0] ?? modelOf(plan.node), world: worlds[plan.node] });
     }
   }
   // Weight keys: DeformPercent curves of the node's own geometry's channels, in the file's layer.
