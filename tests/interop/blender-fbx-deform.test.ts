@@ -2,13 +2,15 @@
  * Real Blender 3.4 imports Kiln's FBX of the skinned and morphed real assets
  * (tests/fixtures/assets) with the same armature bones (heads at rest, and the deformation each
  * bone applies at several frames, within 1e-4), vertex groups (weights within 1e-4) and shape
- * keys (names, values at a frame, offsets, weight keys) as the original glTF imported into Blender.
+ * keys (names, values at a frame, offsets, weight keys) as the original glTF imported into Blender;
+ * and Kiln reads Blender's own FBX of the skinned asset with the same joints and skinned rest mesh.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { encode } from "../../server/pipeline/formats";
+import { Matrix4, Vector3 } from "three";
+import { decode, encode, worldMatrices, type InterchangeScene } from "../../server/pipeline/formats";
 import { ASSETS_DIR, readAsset } from "../fixtures/assets/read";
 import { runBlender } from "./blender";
 
@@ -72,5 +74,48 @@ describe("Blender imports Kiln's FBX deformers", () => {
         near(got.shape_keys[i].keys.flat(), k.keys.flatMap(([frame, value]) => [frame + 1, value]), 1e-4, `${k.name} keys`);
       });
     }
+  });
+});
+
+/**
+ * Each vertex of each skinned mesh node posed at the first animation key (Σ w · world(joint) ·
+ * IBM · v), rounded to 1e-4, distinct, sorted. The first key, not the nodes' static transforms:
+ * Blender exports the pose of its current frame as the models' transforms.
+ */
+function skinnedAtFirstKey(scene: InterchangeScene): string[] {
+  const posed = { ...scene, nodes: scene.nodes.map((n) => ({ ...n })) };
+  for (const a of scene.animations) {
+    const n = posed.nodes[a.node];
+    if (a.translations) n.translation = a.translations[0];
+    if (a.rotations) n.rotation = a.rotations[0];
+    if (a.scales) n.scale = a.scales[0];
+  }
+  const worlds = worldMatrices(posed);
+  const out: string[] = [];
+  for (const n of scene.nodes) {
+    if (n.skin === undefined || n.mesh === undefined) continue;
+    const m = scene.meshes[n.mesh], skin = scene.skins![n.skin];
+    const joint = skin.joints.map((j, k) => worlds[j].clone().multiply(new Matrix4().fromArray(skin.inverseBindMatrices, k * 16)));
+    for (let v = 0; v < m.positions.length / 3; v++) {
+      const p = new Vector3(), at = new Vector3().fromArray(m.positions, v * 3);
+      for (let k = 0; k < 4; k++) if (m.weights![v * 4 + k] > 0) p.add(at.clone().applyMatrix4(joint[m.joints![v * 4 + k]]).multiplyScalar(m.weights![v * 4 + k]));
+      out.push(p.toArray().map((c) => (Math.round(c * 1e4) / 1e4 + 0).toFixed(4)).join(","));
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+describe("Kiln reads Blender's own skinned FBX", () => {
+  it("03_skinned_cylinder via Blender's FBX exporter: the same joints and the same skinned mesh at the first key as the glTF", async () => {
+    const src = (await readAsset("03_skinned_cylinder")).scene;
+    const file = path.join(dir, "blender-skinned.fbx");
+    runBlender("gltf_to_fbx.py", [path.join(ASSETS_DIR, "03_skinned_cylinder", "03_skinned_cylinder.gltf"), file]);
+    const { scene, warnings } = await decode("fbx", new Map([["b.fbx", new Uint8Array(readFileSync(file))]]), "b.fbx");
+    expect(warnings.filter((w) => /skin|joint/.test(w))).toEqual([]);
+    const names = (s: InterchangeScene) => s.skins!.flatMap((k) => k.joints.map((j) => s.nodes[j].name)).sort();
+    expect(names(scene)).toEqual(names(src));
+    const [want, got] = [skinnedAtFirstKey(src), skinnedAtFirstKey(scene)];
+    expect(got.length).toBe(want.length);
+    expect(got).toEqual(want);
   });
 });
