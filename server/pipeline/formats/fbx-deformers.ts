@@ -115,7 +115,6 @@ export function writeBlendShapes(t: FbxTarget, geometry: bigint, meshName: strin
 export interface FbxGraph {
   objects: Map<number, FbxNode>;
   childrenOf: (id: number) => number[];
-  idOf: (n: FbxNode) => number;
 }
 
 const kindIs = (n: FbxNode | undefined, name: string, kind: string) => n?.name === name && text(n.properties[2]) === kind;

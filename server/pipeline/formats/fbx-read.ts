@@ -2,8 +2,9 @@
  * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model. In
  * binary files the mesh geometry is read by fbx-geometry.ts instead, and FBXLoader gets the file
  * with placeholders in its place (FBXLoader takes seconds over a million triangles), and so are
- * UV sets, colours, material indices (fbx-geometry.ts), textures (fbx-textures.ts) and custom
- * properties (fbx-properties.ts); ASCII files keep FBXLoader's mesh and first material only.
+ * UV sets, colours, material indices (fbx-geometry.ts), textures (fbx-textures.ts), custom
+ * properties (fbx-properties.ts), skins and morph targets (fbx-deformers.ts); ASCII files keep
+ * FBXLoader's mesh and first material only.
  *
  * FBXLoader returns a three.js scene in the file's own units and axis conventions and applies a
  * few three-specific reinterpretations; this module undoes each of them (see the comments at each
@@ -253,8 +254,9 @@ export function loaderId(p: FbxProperty | undefined): number {
 /**
  * Takes the mesh geometry out of a binary FBX: returns the file with every polygon mesh replaced
  * by a placeholder (for FBXLoader) and, per model id as FBXLoader reports it, the real mesh, with
- * the model's geometric transform baked in as FBXLoader would. Blend shapes index into the real
- * vertices, so they go too (with a warning), with every connection to them.
+ * the model's geometric transform baked in as FBXLoader would. Skins and blend shapes (with their
+ * weight curves) index into the real vertices: they are read here (fbx-deformers.ts) and go too,
+ * with every connection to them.
  */
 function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
   const doc = readFbxBinary(bytes);
@@ -277,7 +279,7 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
   const byId = new Map((objects?.children ?? []).map((n) => [id(n), n]));
   const childrenOf = new Map<number, number[]>();
   for (const { c, from, to } of links) if (text(c.properties[0]) === "OO") childrenOf.get(to)?.push(from) ?? childrenOf.set(to, [from]);
-  const graph: FbxGraph = { objects: byId, childrenOf: (n) => childrenOf.get(n) ?? [], idOf: id };
+  const graph: FbxGraph = { objects: byId, childrenOf: (n) => childrenOf.get(n) ?? [] };
   // Curves animating a property: what is connected to an object through property `name` (OP).
   const byProperty = (to: number, name: string) => links.filter((l) => l.to === to && text(l.c.properties[0]) === "OP" && text(l.c.properties[3]) === name).map((l) => l.from);
   const weightCurves = (channel: number) => byProperty(channel, "DeformPercent").flatMap((n) => byProperty(n, "d|DeformPercent"));

@@ -9,7 +9,8 @@
  * - FBX camera/light axis conventions (CAMERA_FIX/LIGHT_FIX), so DCC tools aim them correctly.
  * - Track names use object UUIDs, because names with '.', '/', ':' or '[' break three's track parser.
  * - UV sets, vertex colours and material slots in the geometry (fbx-layers.ts), embedded textures
- *   (fbx-textures.ts) and custom properties (fbx-properties.ts), on the exporter's node tree.
+ *   (fbx-textures.ts), custom properties (fbx-properties.ts), skins, morph targets and weight keys
+ *   (fbx-deformers.ts; joints are written as LimbNode models), on the exporter's node tree.
  */
 import {
   AnimationClip,
