@@ -47,7 +47,7 @@ describe("FBX geometry", () => {
     const theirNormals = numbers(child(child(theirs, "LayerElementNormal"), "Normals"))!;
     const ourNormals = numbers(child(child(ours, "LayerElementNormal"), "Normals"))!;
     mesh.indices.forEach((v, corner) => expect([0, 1, 2].map((c) => ourNormals[v * 3 + c])).toEqual([0, 1, 2].map((c) => theirNormals[corner * 3 + c])));
-    expect(readGeometry(ours, "Ball")).toEqual({ mesh: { positions: mesh.positions, normals: mesh.normals, indices: mesh.indices }, materialSlots: [0], uvSetNames: [], warnings: [] });
+    expect(readGeometry(ours, "Ball")).toEqual({ mesh: { positions: mesh.positions, normals: mesh.normals, indices: mesh.indices }, materialSlots: [0], uvSetNames: [], controlPoints: mesh.positions.length / 3, warnings: [] });
   });
 
   it("triangulates polygons as fans and reads per-vertex normals into an indexed mesh", () => {

@@ -121,6 +121,9 @@ export interface ReadGeometry {
   /** One per group (or one for a mesh without groups); indices into the model's connected materials. */
   materialSlots: number[];
   uvSetNames: string[];
+  /** The geometry's vertex (control point) count, and each output vertex's control point when the mesh was unindexed (one vertex per corner). */
+  controlPoints: number;
+  controlPoint?: Uint32Array;
   warnings: string[];
 }
 
@@ -259,7 +262,8 @@ export function readGeometry(geometry: FbxNode, name: string): ReadGeometry {
     mesh.colors = colors;
   }
   if (groups.groups.length > 1) mesh.groups = groups.groups;
-  return { mesh, materialSlots: groups.slots, uvSetNames: uvLayers.map((l) => l.name), warnings };
+  const controlPoint = indexed ? undefined : cornerVertex.subarray(0, cornerCount);
+  return { mesh, materialSlots: groups.slots, uvSetNames: uvLayers.map((l) => l.name), controlPoints: vertexCount, ...(controlPoint ? { controlPoint } : {}), warnings };
 }
 
 /**

@@ -2,8 +2,9 @@
  * FBX reader: three's FBXLoader (binary and ASCII FBX) converted into the interchange model. In
  * binary files the mesh geometry is read by fbx-geometry.ts instead, and FBXLoader gets the file
  * with placeholders in its place (FBXLoader takes seconds over a million triangles), and so are
- * UV sets, colours, material indices (fbx-geometry.ts), textures (fbx-textures.ts) and custom
- * properties (fbx-properties.ts); ASCII files keep FBXLoader's mesh and first material only.
+ * UV sets, colours, material indices (fbx-geometry.ts), textures (fbx-textures.ts), custom
+ * properties (fbx-properties.ts), skins and morph targets (fbx-deformers.ts); ASCII files keep
+ * FBXLoader's mesh and first material only.
  *
  * FBXLoader returns a three.js scene in the file's own units and axis conventions and applies a
  * few three-specific reinterpretations; this module undoes each of them (see the comments at each
@@ -33,6 +34,7 @@ import { childrenNamed, isBinaryFbx, readFbxBinary, text, writeFbxBinary, type F
 import { geometricTransform, objectName, readGeometry, stubGeometry, transformGeometry } from "./fbx-geometry";
 import { takeTextures } from "./fbx-textures";
 import { readUserProperties } from "./fbx-properties";
+import { isDeformerObject, isMeshHolder, readBlendShapes, readSkin, readWeightKeys, type FbxGraph, type ReadSkin } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_DEFAULT_MATERIAL, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import { computeNormals, decomposeTrs, sequentialIndices, type DecodeResult, type InterchangeAnimation, type InterchangeMesh, type InterchangeNode, type InterchangeScene } from "./interchange";
 
@@ -92,6 +94,10 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   const materialIndex = new Map<Material, number>();
 
   const imageIndex = new Map<bigint, number>();
+  /** Skinned mesh nodes; their skins are made once every joint model has its node. */
+  const skinned: { node: number; key: unknown; skin: ReadSkin }[] = [];
+  /** Morph weight keys of mesh nodes (read with their geometry's blend shapes). */
+  const weightAnimations: InterchangeAnimation[] = [];
   /** Interchange index of a loader material (FBX id `fbxId`; `uvSetNames` of the mesh that first uses it), or undefined. */
   const material = (m: Material | undefined, fbxId?: bigint, uvSetNames: string[] = []): number | undefined => {
     // Invented by FBXLoader (the mesh had none), or the writer's placeholder for an empty slot.
@@ -136,22 +142,31 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
     // with a root scale (Blender writes centimetre files with roots scaled 100) then read back
     // with scale 1 and untouched child transforms, instead of scale 100 and children at 1/100.
     if (parent === null && toMetres !== 1) m.premultiply(new Matrix4().makeScale(toMetres, toMetres, toMetres));
-    const node: InterchangeNode = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
-    const extras = separated?.modelExtras(obj.ID, name);
-    if (extras) node.extras = extras;
-    const self = out.nodes.push(node) - 1;
-    fixes.push(own);
-    parentFixes.push(parentFix);
-    objects.push(obj);
+    // Kiln's writer moves a skinned mesh whose joints hang below it to a marked identity child
+    // (see fbx.ts): give it back to the parent node.
+    const holder = obj.isMesh && parent !== null && !obj.children.length && m.equals(new Matrix4()) && separated?.isMeshHolder(obj.ID);
+    let node: InterchangeNode, self: number;
+    if (holder && out.nodes[parent].mesh === undefined) (node = out.nodes[parent]), (self = parent);
+    else {
+      node = { name, parent, ...decomposeTrs(refixMatrix(m, own && own.clone().invert(), parentFix && parentFix.clone().invert())) };
+      const extras = separated?.modelExtras(obj.ID, name);
+      if (extras) node.extras = extras;
+      self = out.nodes.push(node) - 1;
+      fixes.push(own);
+      parentFixes.push(parentFix);
+      objects.push(obj);
+    }
 
     if (obj.isMesh) {
       const mesh = obj as Mesh;
       if ((mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh) warn(`fbx: mesh "${name}": skinning dropped`);
-      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, slots: [0], uvSetNames: [] as string[], load: () => loaderMesh(mesh.geometry, name, warn) };
+      const found = separated ? separated.meshOf(obj.ID, name) : { key: mesh.geometry, slots: [0], uvSetNames: [] as string[], skin: undefined, weightKeys: undefined, load: () => loaderMesh(mesh.geometry, name, warn) };
       if (found) {
         let k = geometryIndex.get(found.key);
         if (k === undefined) geometryIndex.set(found.key, (k = out.meshes.push(found.load()) - 1));
         node.mesh = k;
+        if (found.skin) skinned.push({ node: self, key: found.key, skin: found.skin });
+        if (found.weightKeys) weightAnimations.push({ node: self, ...found.weightKeys });
       } else warn(`fbx: mesh "${name}": its geometry is not a polygon mesh; dropped`);
       // Slots: the model's materials in connection order (FBXLoader's array), indexed by the
       // geometry's material layer; ASCII files (no layer read) keep the first.
@@ -187,7 +202,22 @@ export async function decodeFbx(files: Map<string, Uint8Array>, mainName: string
   if (loaded.ID !== undefined) visit(loaded, null, null);
   else for (const child of loaded.children) visit(child as FbxObject, null, loaded.quaternion.clone());
 
-  out.animations = decodeClips(loaded.animations, objects, fixes, parentFixes, out.nodes.map((n) => (n.parent === null ? toMetres : 1)), warn);
+  // One skin per geometry (as placed): its joints are the clusters' models, as nodes.
+  const nodeOfModel = new Map(objects.map((o, i) => [o.ID, i]));
+  const skinIndex = new Map<unknown, number>();
+  for (const { node, key, skin } of skinned) {
+    const joints = skin.jointModels.map((m) => nodeOfModel.get(m));
+    if (joints.some((j) => j === undefined)) {
+      warn(`fbx: mesh "${out.nodes[node].name}": a joint of its skin is not a model of the scene; skin dropped`);
+      const mesh = out.meshes[out.nodes[node].mesh!];
+      delete mesh.joints, delete mesh.weights;
+      continue;
+    }
+    let s = skinIndex.get(key);
+    if (s === undefined) skinIndex.set(key, (s = (out.skins ??= []).push({ name: skin.name, joints: joints as number[], inverseBindMatrices: skin.inverseBindMatrices }) - 1));
+    out.nodes[node].skin = s;
+  }
+  out.animations = [...decodeClips(loaded.animations, objects, fixes, parentFixes, out.nodes.map((n) => (n.parent === null ? toMetres : 1)), warn), ...weightAnimations];
   return { scene: out, warnings };
 }
 
@@ -224,8 +254,9 @@ export function loaderId(p: FbxProperty | undefined): number {
 /**
  * Takes the mesh geometry out of a binary FBX: returns the file with every polygon mesh replaced
  * by a placeholder (for FBXLoader) and, per model id as FBXLoader reports it, the real mesh, with
- * the model's geometric transform baked in as FBXLoader would. Blend shapes index into the real
- * vertices, so they go too (with a warning), with every connection to them.
+ * the model's geometric transform baked in as FBXLoader would. Skins and blend shapes (with their
+ * weight curves) index into the real vertices: they are read here (fbx-deformers.ts) and go too,
+ * with every connection to them.
  */
 function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
   const doc = readFbxBinary(bytes);
@@ -244,22 +275,36 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
 
   // Only geometry some model uses is read (FBXLoader skips the rest too); all of it is emptied.
   const used = new Set(geometryOf.values());
-  const meshes = new Map<number, { mesh: InterchangeMesh; slots: number[]; uvSetNames: string[] }>();
+  // Skins and blend shapes index the real vertices: read from the object graph (fbx-deformers.ts).
+  const byId = new Map((objects?.children ?? []).map((n) => [id(n), n]));
+  const childrenOf = new Map<number, number[]>();
+  for (const { c, from, to } of links) if (text(c.properties[0]) === "OO") childrenOf.get(to)?.push(from) ?? childrenOf.set(to, [from]);
+  const graph: FbxGraph = { objects: byId, childrenOf: (n) => childrenOf.get(n) ?? [] };
+  // Curves animating a property: what is connected to an object through property `name` (OP).
+  const byProperty = (to: number, name: string) => links.filter((l) => l.to === to && text(l.c.properties[0]) === "OP" && text(l.c.properties[3]) === name).map((l) => l.from);
+  const weightCurves = (channel: number) => byProperty(channel, "DeformPercent").flatMap((n) => byProperty(n, "d|DeformPercent"));
+  const meshes = new Map<number, { mesh: InterchangeMesh; slots: number[]; uvSetNames: string[]; skin?: ReadSkin; weightKeys?: { times: number[]; weights: number[][] } }>();
   for (const [g, node] of geometries) {
     if (used.has(g)) {
       const name = objectName(node);
       const read = readGeometry(node, name);
       read.warnings.forEach(warn);
       const extras = readUserProperties(node, `mesh "${name}"`, warn);
-      meshes.set(g, { mesh: { name, ...read.mesh, ...(extras ? { extras } : {}) }, slots: read.materialSlots, uvSetNames: read.uvSetNames });
+      const outCount = read.mesh.positions.length / 3;
+      const skin = readSkin(graph, g, name, read.controlPoints, outCount, read.controlPoint, warn);
+      const shapes = readBlendShapes(graph, g, name, read.controlPoints, outCount, read.controlPoint, warn);
+      const mesh: InterchangeMesh = { name, ...read.mesh, ...(extras ? { extras } : {}) };
+      if (skin) (mesh.joints = skin.joints), (mesh.weights = skin.weights);
+      if (shapes) (mesh.morphTargets = shapes.targets), (mesh.morphWeights = shapes.weights);
+      const weightKeys = shapes && readWeightKeys(byId, shapes.channels, shapes.weights, weightCurves, name, warn);
+      meshes.set(g, { mesh, slots: read.materialSlots, uvSetNames: read.uvSetNames, ...(skin ? { skin } : {}), ...(weightKeys ? { weightKeys } : {}) });
     }
     stubGeometry(node);
   }
   if (objects) {
-    const isShape = (n: FbxNode) => (n.name === "Geometry" && text(n.properties[2]) === "Shape") || (n.name === "Deformer" && /^BlendShape/.test(text(n.properties[2])));
-    const removed = new Set(objects.children.filter(isShape).map(id));
-    for (const n of objects.children.filter((n) => n.name === "Deformer" && text(n.properties[2]) === "BlendShape"))
-      for (const g of parents.get(id(n)) ?? []) if (meshes.has(g)) warn(`fbx: mesh "${meshes.get(g)!.mesh.name}": morph targets dropped`);
+    const removed = new Set(objects.children.filter(isDeformerObject).map(id));
+    // Their weight curves too (read above), which FBXLoader would look for morph targets with.
+    for (const d of [...removed]) for (const n of byProperty(d, "DeformPercent")) for (const c of [n, ...byProperty(n, "d|DeformPercent")]) removed.add(c);
     objects.children = objects.children.filter((n) => !removed.has(id(n)));
     const dangling = new Set(links.filter((l) => removed.has(l.from) || removed.has(l.to)).map((l) => l.c));
     if (connections) connections.children = connections.children.filter((c) => !dangling.has(c));
@@ -279,12 +324,18 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
     // Read straight back by FBXLoader, so not worth compressing.
     file: writeFbxBinary(doc, { compress: false }),
     textures,
+    /** Whether a model (by FBXLoader's ID) holds its parent node's skinned mesh (fbx-deformers.ts). */
+    isMeshHolder: (model: number) => isMeshHolder(models.get(model)),
     /** Custom properties of a model (by FBXLoader's ID) or a material (by FBX id). */
     modelExtras: (model: number | undefined, name: string) => (model === undefined ? undefined : readUserProperties(models.get(model), `node "${name}"`, warn)),
     materialExtras: (material: bigint, name: string) => readUserProperties(materialIds.get(material), `material "${name}"`, warn),
     /** FBX ids of a model's materials (by FBXLoader's ID), in slot order. */
     materialsOf: (model: number | undefined) => (model === undefined ? [] : modelMaterials.get(model) ?? []),
-    /** The mesh of a model (by FBXLoader's ID), keyed so models with the same geometry and transform share it. */
+    /**
+     * The mesh of a model (by FBXLoader's ID), keyed so models with the same geometry and
+     * transform share it, with the geometry's skin (inverse bind matrices past the geometric
+     * transform G, which the mesh then has baked in: IBM · G⁻¹).
+     */
     meshOf(model: number | undefined, modelName: string) {
       const g = model === undefined ? undefined : geometryOf.get(model);
       if (g === undefined) return undefined;
@@ -292,8 +343,11 @@ function separateGeometry(bytes: Uint8Array, warn: (m: string) => void) {
       const mesh = { ...found.mesh, name: found.mesh.name || modelName };
       const transform = geometricTransform(models.get(model!)!);
       const { slots, uvSetNames } = found;
-      if (!transform) return { key: g, slots, uvSetNames, load: () => mesh };
-      return { key: `${g}/${transform.elements.join(",")}`, slots, uvSetNames, load: () => ({ ...mesh, name: mesh.name, ...transformGeometry(mesh, transform) }) };
+      const weightKeys = found.weightKeys;
+      if (!transform) return { key: g, slots, uvSetNames, skin: found.skin, weightKeys, load: () => mesh };
+      const inverse = transform.clone().invert();
+      const skin = found.skin && { ...found.skin, inverseBindMatrices: Float32Array.from({ length: found.skin.inverseBindMatrices.length }, (_, k) => new Matrix4().fromArray(found.skin!.inverseBindMatrices, k - (k % 16)).multiply(inverse).elements[k % 16]) };
+      return { key: `${g}/${transform.elements.join(",")}`, slots, uvSetNames, skin, weightKeys, load: () => ({ ...mesh, name: mesh.name, ...transformGeometry(mesh, transform) }) };
     },
   };
 }

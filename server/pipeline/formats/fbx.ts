@@ -9,10 +9,12 @@
  * - FBX camera/light axis conventions (CAMERA_FIX/LIGHT_FIX), so DCC tools aim them correctly.
  * - Track names use object UUIDs, because names with '.', '/', ':' or '[' break three's track parser.
  * - UV sets, vertex colours and material slots in the geometry (fbx-layers.ts), embedded textures
- *   (fbx-textures.ts) and custom properties (fbx-properties.ts), on the exporter's node tree.
+ *   (fbx-textures.ts), custom properties (fbx-properties.ts), skins, morph targets and weight keys
+ *   (fbx-deformers.ts; joints are written as LimbNode models), on the exporter's node tree.
  */
 import {
   AnimationClip,
+  Bone,
   BufferGeometry,
   Color,
   DirectionalLight,
@@ -33,14 +35,16 @@ import {
   type Quaternion,
 } from "three";
 import { FBXExporter } from "@comfyorg/fbx-exporter-three";
-import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary, type FbxNode } from "./fbx-binary";
+import { child, childrenNamed, readFbxBinary, stringProperty, text, writeFbxBinary, type FbxDocument, type FbxNode } from "./fbx-binary";
 import { numbers, setGeometry } from "./fbx-geometry";
 import { writeTextures } from "./fbx-textures";
 import { writeUserProperties } from "./fbx-properties";
+import { animationLayer, markMeshHolder, writeBlendShapes, writeSkin, writeWeightCurves, type FbxTarget } from "./fbx-deformers";
 import { CAMERA_FIX, FBX_EMPTY_SLOT, FBX_FILM_HEIGHT_MM, FBX_UNIT_SCALE, LIGHT_FIX, captureWarnings, refixKey, refixMatrix } from "./fbx-conventions";
 import {
   localMatrix,
   meaninglessLightFieldWarnings,
+  worldMatrices,
   uniqueNames,
   unusedMeshWarnings,
   validateScene,
@@ -54,7 +58,7 @@ import {
  * `<TAG><kind><index><TAG>name`, kind "m" (material), "e" (empty slot) or "n" (node).
  */
 const TAG = "\u0002";
-const tagged = (kind: "m" | "e" | "n", index: number | "", name: string) => `${TAG}${kind}${index}${TAG}${name.replaceAll(TAG, "")}`;
+const tagged = (kind: "m" | "e" | "n" | "h", index: number | "", name: string) => `${TAG}${kind}${index}${TAG}${name.replaceAll(TAG, "")}`;
 
 /** Far planes beyond this are written as this: FBX has no infinite far plane. */
 const MAX_FAR = 1e9;
@@ -138,7 +142,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // keeps materials on the mesh, so models sharing a geometry would share their slots.
   // A model's slots are its distinct group materials in order of first use (an empty slot, null,
   // counting once), as Blender's glTF importer makes them; each group's triangles carry its slot.
-  const geometryMesh: { mesh: number; groupSlots?: number[] }[] = [];
+  const geometryMesh: GeometryPlan[] = [];
   const geometryByKey = new Map<string, BufferGeometry>();
   const slotsOf = (n: (typeof scene.nodes)[number]) => {
     const perGroup = (scene.meshes[n.mesh!].groups ?? []).map((_, i) => n.materials?.[i] ?? null);
@@ -147,12 +151,19 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     if (slots.length === 1 && slots[0] === null) return { slots: [], groupSlots: perGroup.map(() => 0) };
     return { slots, groupSlots: perGroup.map((m) => slots.indexOf(m)) };
   };
-  const geometryFor = (n: (typeof scene.nodes)[number]) => {
+  // Skins and morph weights live on the FBX geometry too: a skinned node gets a geometry of its
+  // own (its clusters hold its world matrix), so does a node with weight keys (they drive the
+  // geometry's channels), and nodes with their own morph weights one per weights.
+  const weightKeyed = new Set(scene.animations.filter((a) => a.weights).map((a) => a.node));
+  const geometryFor = (n: (typeof scene.nodes)[number], node: number) => {
     const k = n.mesh!, groups = scene.meshes[k].groups;
-    const key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
+    const skinned = n.skin !== undefined && !!scene.meshes[k].joints;
+    let key = groups ? `${k}/${groups.map((_, i) => n.materials?.[i] ?? null).join(",")}` : `${k}`;
+    if (skinned || (weightKeyed.has(node) && scene.meshes[k].morphTargets?.length)) key += `/node${node}`;
+    if (n.morphWeights) key += `/weights${n.morphWeights.join(",")}`;
     let g = geometryByKey.get(key);
     if (!g) {
-      const x = geometryMesh.push({ mesh: k, groupSlots: groups && slotsOf(n).groupSlots }) - 1;
+      const x = geometryMesh.push({ mesh: k, node, skinned, groupSlots: groups && slotsOf(n).groupSlots }) - 1;
       g = new BufferGeometry();
       g.setAttribute("position", new Float32BufferAttribute([x, 0, 0, x, 0, 0, x, 0, 0], 3));
       g.setAttribute("normal", new Float32BufferAttribute([0, 0, 1, 0, 0, 1, 0, 0, 1], 3));
@@ -182,6 +193,16 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
   // One FBX model per node; the model's attribute is its mesh, else camera, else light. Other
   // attachments move to identity child models (an FBX model holds one attribute).
   const fixes: (Quaternion | null)[] = [];
+  // Joints are LimbNode models (three Bones to the exporter), as Blender writes armature bones.
+  const joints = new Set(scene.skins?.flatMap((s) => s.joints));
+  const holdsItsJoints = new Set(scene.nodes.flatMap((n, i) => {
+    if (n.skin === undefined || n.mesh === undefined) return [];
+    const below = (j: number) => {
+      for (let at = scene.nodes[j].parent, steps = 0; at !== null && steps <= scene.nodes.length; at = scene.nodes[at].parent, steps++) if (at === i) return true;
+      return false;
+    };
+    return scene.skins![n.skin].joints.some(below) ? [i] : [];
+  }));
   const extraChildren: { parent: number; obj: Object3D }[] = [];
   const objects = scene.nodes.map((n, i) => {
     let obj: Object3D;
@@ -199,13 +220,22 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
     };
     if (n.mesh !== undefined) {
       const groups = scene.meshes[n.mesh].groups?.length;
-      obj = new Mesh(geometryFor(n), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
+      obj = new Mesh(geometryFor(n, i), groups ? slotMaterials(n) : n.material === undefined ? [] : materials[n.material]);
+      if (holdsItsJoints.has(i)) {
+        // Blender's FBX importer parents a skinned mesh to its armature: under its own joints'
+        // armature that is a cycle and both vanish. So the mesh goes to an identity child model,
+        // marked so Kiln's reader gives it back to this node.
+        obj.name = tagged("h", i, `${names[i]}_mesh`);
+        extraChildren.push({ parent: i, obj });
+        warnings.push(`fbx: skinned mesh of node "${n.name}" moved to child node "${names[i]}_mesh" (its joints are below it)`);
+        obj = new Group();
+      }
       if (n.camera) extras.push(["camera", camera(), CAMERA_FIX]);
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
     } else if (n.camera) {
       obj = camera();
       if (n.light) extras.push(["light", makeLight(n.light), LIGHT_FIX]);
-    } else obj = n.light ? makeLight(n.light) : new Group();
+    } else obj = n.light ? makeLight(n.light) : joints.has(i) ? new Bone() : new Group();
     fixes.push(n.mesh === undefined && n.camera ? CAMERA_FIX : n.mesh === undefined && n.light ? LIGHT_FIX : null);
     obj.name = tagged("n", i, names[i]);
     for (const [kind, child, fix] of extras) {
@@ -237,6 +267,7 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
       a.rotations && float64Values(new QuaternionKeyframeTrack(`${uuid}.quaternion`, a.times, []), keys.flatMap((k) => k.r!)),
       a.scales && new VectorKeyframeTrack(`${uuid}.scale`, a.times, keys.flatMap((k) => k.s!)),
     ].filter((t): t is VectorKeyframeTrack | QuaternionKeyframeTrack => !!t);
+    if (!tracks.length) continue; // weight keys only: finishFile writes them (fbx-deformers.ts)
     let clip = clips.find((c) => tracks.every((t) => !c.used.has(t.name)));
     if (!clip) clips.push((clip = { tracks: [], used: new Set() }));
     for (const t of tracks) (clip.tracks.push(t), clip.used.add(t.name));
@@ -254,11 +285,11 @@ export async function encodeFbx(scene: InterchangeScene, baseName: string): Prom
  * The exporter's file with each placeholder Geometry node given its mesh's real arrays, material
  * names untagged, and the materials' textures added.
  */
-function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { mesh: number; groupSlots?: number[] }[], warnings: string[]): Uint8Array {
+function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: GeometryPlan[], warnings: string[]): Uint8Array {
   const doc = readFbxBinary(bytes);
   const objects = doc.nodes.find((n) => n.name === "Objects");
   // Untag every name (models and materials, and whatever the exporter named after them).
-  const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>() };
+  const ids = { m: new Map<number, bigint[]>(), n: new Map<number, bigint[]>(), e: new Map<number, bigint[]>(), h: new Map<number, bigint[]>() };
   const untag = (n: FbxNode) => {
     n.properties.forEach((p, k) => {
       if (p.type !== "S") return;
@@ -267,7 +298,7 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { 
       if (end < 0) return;
       n.properties[k] = stringProperty(s.slice(0, at) + s.slice(end + 1));
       const kind = s[at + 1] as keyof typeof ids, index = Number(s.slice(at + 2, end)), id = n.properties[0];
-      if (k === 1 && n.name === ({ m: "Material", e: "Material", n: "Model" } as const)[kind] && id?.type === "L") ids[kind].set(index, [...(ids[kind].get(index) ?? []), id.value]);
+      if (k === 1 && n.name === ({ m: "Material", e: "Material", n: "Model", h: "Model" } as const)[kind] && id?.type === "L") ids[kind].set(index, [...(ids[kind].get(index) ?? []), id.value]);
     });
     n.children.forEach(untag);
   };
@@ -278,16 +309,55 @@ function finishFile(bytes: Uint8Array, scene: InterchangeScene, geometryMesh: { 
   const byId = new Map(objects?.children.map((n) => [n.properties[0]?.value, n]));
   for (const [kind, list] of [["n", scene.nodes], ["m", scene.materials]] as const)
     for (const [index, found] of ids[kind]) for (const id of found) writeUserProperties(byId.get(id)!, list[index].extras);
+  for (const [, found] of ids.h) for (const id of found) markMeshHolder(byId.get(id)!);
   writeTextures(doc, scene, materialIds, warnings);
   const filled = new Set<number>();
+  const deformed: { plan: GeometryPlan; id: bigint }[] = [];
   for (const geometry of childrenNamed(doc.nodes.find((n) => n.name === "Objects"), "Geometry")) {
     if (text(geometry.properties[2]) !== "Mesh") continue;
     const x = numbers(child(geometry, "Vertices"))?.[0];
     if (x === undefined || geometryMesh[x] === undefined || filled.has(x)) throw new Error("fbx: exporter wrote a geometry that is not a placeholder");
-    setGeometry(geometry, scene.meshes[geometryMesh[x].mesh], geometryMesh[x].groupSlots);
-    writeUserProperties(geometry, scene.meshes[geometryMesh[x].mesh].extras);
+    const mesh = scene.meshes[geometryMesh[x].mesh];
+    setGeometry(geometry, mesh, geometryMesh[x].groupSlots);
+    writeUserProperties(geometry, mesh.extras);
     filled.add(x);
+    deformed.push({ plan: geometryMesh[x], id: (geometry.properties[0] as { value: bigint }).value });
   }
   if (filled.size !== geometryMesh.length) throw new Error(`fbx: exporter wrote ${filled.size} of ${geometryMesh.length} geometries`);
+  writeDeformers(doc, scene, deformed, ids.n, ids.h);
   return writeFbxBinary(doc);
+}
+
+/** A geometry the writer asks the exporter for: which mesh, for which (first) node, its slots. */
+interface GeometryPlan {
+  mesh: number;
+  node: number;
+  /** The node's skin goes on this geometry. */
+  skinned: boolean;
+  groupSlots?: number[];
+}
+
+/** Adds each geometry's skin (clusters linked to the joints' models) and morph targets (fbx-deformers.ts). */
+function writeDeformers(doc: FbxDocument, scene: InterchangeScene, geometries: { plan: GeometryPlan; id: bigint }[], modelIds: Map<number, bigint[]>, meshModelIds: Map<number, bigint[]>): void {
+  const objects = doc.nodes.find((n) => n.name === "Objects")!, connections = doc.nodes.find((n) => n.name === "Connections")!;
+  let next = 0n;
+  for (const n of objects.children) if (n.properties[0]?.type === "L" && n.properties[0].value >= next) next = n.properties[0].value + 1n;
+  const target: FbxTarget = { objects, connections, newId: () => next++ };
+  const worlds = worldMatrices(scene);
+  const modelOf = (node: number) => modelIds.get(node)?.[0] ?? (() => { throw new Error(`fbx: exporter wrote no model for node ${node}`); })();
+  const channelsOf = new Map<number, bigint[]>();
+  for (const { plan, id } of geometries) {
+    const mesh = scene.meshes[plan.mesh], node = scene.nodes[plan.node];
+    if (mesh.morphTargets?.length) channelsOf.set(plan.node, writeBlendShapes(target, id, mesh.name, mesh.morphTargets, node.morphWeights ?? mesh.morphWeights ?? []));
+    if (plan.skinned) {
+      const skin = scene.skins![node.skin!];
+      writeSkin(target, id, mesh, { name: skin.name, inverseBindMatrices: skin.inverseBindMatrices, joints: skin.joints.map((j) => ({ model: modelOf(j), name: scene.nodes[j].name })) }, { model: meshModelIds.get(plan.node)?.[0] ?? modelOf(plan.node), world: worlds[plan.node] });
+    }
+  }
+  // Weight keys: DeformPercent curves of the node's own geometry's channels, in the file's layer.
+  const keyed = scene.animations.filter((a) => a.weights && channelsOf.has(a.node));
+  if (!keyed.length) return;
+  const times = keyed.flatMap((a) => a.times);
+  const layer = animationLayer(target, Math.min(...times), Math.max(...times));
+  for (const a of keyed) writeWeightCurves(target, layer, channelsOf.get(a.node)!, a.times, a.weights!);
 }

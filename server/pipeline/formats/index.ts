@@ -35,7 +35,7 @@ const CODECS: Record<TransferFormat, { encode: typeof encodeGltf; decode: typeof
  * before writing and named in a warning. glTF carries everything.
  */
 const CARRIES: Record<Exclude<TransferFormat, "gltf">, ReadonlySet<string>> = {
-  fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "custom properties"]),
+  fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "custom properties", "skin weights", "skins", "morph targets", "morph weight animation"]),
   obj: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour"]),
   usd: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "alpha cutoff", "double-sided flag"]),
 };
@@ -55,18 +55,25 @@ export async function encode(format: TransferFormat, scene: InterchangeScene, ba
 function stripAssetData(scene: InterchangeScene, carries: ReadonlySet<string>): InterchangeScene {
   const has = (what: string) => carries.has(what);
   return {
-    nodes: scene.nodes.map(({ materials, skin: _s, morphWeights: _w, extras, ...rest }) => {
-      const n: InterchangeNode = extras && has("custom properties") ? { ...rest, extras } : rest;
+    nodes: scene.nodes.map(({ materials, skin, morphWeights, extras, ...rest }) => {
+      const n: InterchangeNode = {
+        ...rest,
+        ...(extras && has("custom properties") ? { extras } : {}),
+        ...(skin !== undefined && has("skins") ? { skin } : {}),
+        ...(morphWeights && has("morph targets") ? { morphWeights } : {}),
+      };
       if (has("material slots") && materials) return { ...n, materials };
       const first = materials?.find((m) => m !== null);
       return first === undefined || first === null ? n : { ...n, material: first };
     }),
-    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups, extras }) => ({
+    meshes: scene.meshes.map(({ name, positions, normals, indices, uvs, colors, groups, extras, joints, weights, morphTargets, morphWeights }) => ({
       name, positions, normals, indices,
       ...(has("custom properties") && extras ? { extras } : {}),
       ...(has("UV sets") && uvs ? { uvs } : {}),
       ...(has("vertex colours") && colors ? { colors } : {}),
       ...(has("material slots") && groups ? { groups } : {}),
+      ...(has("skin weights") && joints && weights ? { joints, weights } : {}),
+      ...(has("morph targets") && morphTargets ? { morphTargets, ...(morphWeights ? { morphWeights } : {}) } : {}),
     })),
     materials: scene.materials.map(({ name, color, metallic, roughness, textures, emissive, alphaMode, alphaCutoff, doubleSided, extras }) => ({
       name, color, metallic, roughness,
@@ -77,7 +84,11 @@ function stripAssetData(scene: InterchangeScene, carries: ReadonlySet<string>): 
       ...(has("double-sided flag") && doubleSided ? { doubleSided } : {}),
     })),
     ...(has("textures") && scene.images ? { images: scene.images } : {}),
-    animations: scene.animations.flatMap(({ weights: _w, ...a }) => (a.translations || a.rotations || a.scales ? [a] : [])),
+    ...(has("skins") && scene.skins ? { skins: scene.skins } : {}),
+    animations: scene.animations.flatMap(({ weights, ...a }) => {
+      const kept: InterchangeScene["animations"][number] = has("morph weight animation") && weights ? { ...a, weights } : a;
+      return kept.translations || kept.rotations || kept.scales || kept.weights ? [kept] : [];
+    }),
   };
 }
 
