@@ -3,9 +3,9 @@
  * and stays pure). Runs on the screenshot worker thread, never on the event loop.
  *
  * Budgets, because an image record is whatever a user imported: the side is capped at
- * MAX_TEXTURE_SIDE and checked in the PNG header BEFORE anything is allocated, an interlaced
- * PNG's compressed data is inflated with an output cap first (pngjs caps only non-interlaced
- * data), and a frame's decoded images and the cache each stay under TEXTURE_BUDGET_BYTES. An image
+ * MAX_TEXTURE_SIDE and checked in the PNG header BEFORE anything is allocated, the compressed
+ * data is inflated once with an output cap to check it holds exactly what the header says (pngjs
+ * caps only non-interlaced data, and fills a short one from uninitialised memory), and a frame's decoded images and the cache each stay under TEXTURE_BUDGET_BYTES. An image
  * that breaks a budget, fails to decode, or is a JPEG (no JPEG decoder among Kiln's dependencies)
  * is left out, and its meshes are drawn in their flat base colour.
  */
@@ -44,13 +44,24 @@ export function pngSize(bytes: Uint8Array): { width: number; height: number } | 
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
+/** Adam7 passes: first column, first row, column step, row step. */
+const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+
+/** Bytes a PNG's image data inflates to: one filter byte plus the pixels' bytes per row (of each pass). */
+function rawSize(width: number, height: number, bitsPerPixel: number, interlaced: boolean): number {
+  const rows = (w: number, h: number) => (w > 0 && h > 0 ? h * (Math.ceil((w * bitsPerPixel) / 8) + 1) : 0);
+  if (!interlaced) return rows(width, height);
+  return ADAM7.reduce((n, [x0, y0, dx, dy]) => n + rows(Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)), 0);
+}
+
 /**
- * An interlaced PNG's image data inflates to at most its raw size plus one filter byte per row of
- * each of the 7 passes (under 2 × height + 7 rows in all); more is a decompression bomb.
+ * Whether the image data inflates to what the header says: no more (a decompression bomb; pngjs
+ * caps only non-interlaced data) and no less (pngjs then fills the rest from uninitialised memory).
  */
-function interlacedDataFits(b: Buffer, width: number, height: number): boolean {
-  const bits = (CHANNELS[b[25]] ?? 4) * Math.max(8, b[24]);
-  const bound = Math.ceil((width * bits) / 8) * height + 2 * (2 * height + 7);
+function dataFits(b: Buffer, width: number, height: number): boolean {
+  const channels = CHANNELS[b[25]];
+  if (channels === undefined) return false;
+  const expected = rawSize(width, height, channels * b[24], b[28] === 1);
   const parts: Buffer[] = [];
   for (let at = 8; at + 12 <= b.length; ) {
     const length = b.readUInt32BE(at);
@@ -59,8 +70,7 @@ function interlacedDataFits(b: Buffer, width: number, height: number): boolean {
     at += 12 + length;
   }
   try {
-    inflateSync(Buffer.concat(parts), { maxOutputLength: bound });
-    return true;
+    return inflateSync(Buffer.concat(parts), { maxOutputLength: expected + 1024 }).length >= expected;
   } catch {
     return false;
   }
@@ -72,7 +82,7 @@ export function decodeTexture(bytes: Uint8Array, mimeType: string): RenderImage 
   const size = pngSize(bytes);
   if (!size || size.width < 1 || size.height < 1 || size.width > MAX_TEXTURE_SIDE || size.height > MAX_TEXTURE_SIDE) return null;
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b[28] === 1 && !interlacedDataFits(b, size.width, size.height)) return null;
+  if (!dataFits(b, size.width, size.height)) return null;
   try {
     const png = PNG.sync.read(b);
     if (png.width !== size.width || png.height !== size.height || png.data.length !== png.width * png.height * 4) return null;
