@@ -73,6 +73,12 @@ export function meshVertexDataOf(record: MeshRecord): MeshVertexData {
   return out;
 }
 
+/** One UV set of a stored mesh (0 or 1), or undefined when the record has none. */
+export function meshUvSet(record: MeshRecord, set: 0 | 1): Float32Array | undefined {
+  const stored = set === 1 ? record.uv1 : record.uv0;
+  return stored === undefined ? undefined : loadArray(stored, Float32Array);
+}
+
 /** What a mesh record carries beyond geometry, as counts, for get_scene and list_objects. */
 export function meshSummary(record: MeshRecord) {
   return {

@@ -3,9 +3,9 @@
  * canonical space (right-handed, Y up). Pure; the PNG encoding happens outside the core.
  */
 import { appToCanonical, eulerToMatrix, localForward, multiply, transformDirection, transformPoint, type Mat4 } from "./math";
-import { meshDataOf } from "./mesh-data";
+import { meshDataOf, meshUvSet } from "./mesh-data";
 import { primitiveMesh, type MeshData } from "./primitives";
-import type { RenderInput, RenderLight, RenderMesh } from "./render";
+import type { RenderInput, RenderLight, RenderMesh, RenderTexture } from "./render";
 import { getScene, sceneObjects } from "./state";
 import { worldMatrices } from "./world";
 import { ids, type AppId, type MaterialRecord, type MeshRecord, type ObjectRecord, type SceneState } from "./types";
@@ -32,6 +32,25 @@ function worldMesh(mesh: MeshData, world: Mat4): { positions: Float32Array; norm
     normals[i] = d[0] / len; normals[i + 1] = d[1] / len; normals[i + 2] = d[2] / len;
   }
   return { positions, normals };
+}
+
+/**
+ * The render texture of a mesh object's base colour, when its material has one and its mesh the
+ * UV set it names (primitives have no UVs). The image itself is the caller's to decode and supply
+ * in RenderInput.images under this id (textureImageIds).
+ */
+function baseColorTexture(state: SceneState, o: ObjectRecord, material: MaterialRecord | undefined): RenderTexture | undefined {
+  const ref = material?.textures?.baseColor;
+  if (!ref || !o.mesh) return undefined;
+  const record = state.get(o.mesh) as MeshRecord | undefined;
+  const uv = record?.type === "mesh" ? meshUvSet(record, ref.uv === 1 ? 1 : 0) : undefined;
+  if (!uv) return undefined;
+  return { image: ref.image, uv, ...(ref.offset ? { offset: ref.offset } : {}), ...(ref.scale ? { scale: ref.scale } : {}), ...(ref.rotation !== undefined ? { rotation: ref.rotation } : {}) };
+}
+
+/** Ids of the images a render input's textures need (each once), for the caller to decode. */
+export function textureImageIds(input: RenderInput): string[] {
+  return [...new Set(input.meshes.flatMap((m) => (m.texture ? [m.texture.image] : [])))];
 }
 
 const norm = (v: [number, number, number]): [number, number, number] => {
@@ -79,9 +98,11 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
       const material = o.material ? (state.get(ids.material(app, o.material)) as MaterialRecord | undefined) : undefined;
       const c = material?.color;
       const placed = worldMesh(mesh, world);
+      const texture = baseColorTexture(state, o, material);
       meshes.push({
         ...placed, indices: mesh.indices,
         color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
+        ...(texture ? { texture } : {}),
       });
       labels.push({ text: o.name, position: labelPosition(placed, origin) });
       continue;

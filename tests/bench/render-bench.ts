@@ -35,7 +35,18 @@ measure("README scene 1280x720 (shadows, 2x2 SSAA)", readme, 1500);
 measure("  same, no shadows", { ...readme, shadows: false });
 measure("  same, 1 sample per pixel", { ...readme, supersample: 1 });
 measure("  same, neither (shading + sky + tone mapping only)", { ...readme, shadows: false, supersample: 1 });
+measure("  same, ground textured (1024² checker, 25 repeats)", texturedGround(readme));
 measure("  same, with grid + axes + labels", buildRenderInput(buildState(readmeCalls()), "unity", 1280, 720, undefined, ["grid", "axes", "labels"]));
+
+/** The input with its ground (the mesh reaching past 20 m) textured by a 1024² checker repeating every 4 m. */
+function texturedGround(input: RenderInput): RenderInput {
+  const N = 1024, data = new Uint8Array(N * N * 4);
+  for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) { const c = ((x >> 6) ^ (y >> 6)) & 1 ? 230 : 40; data.set([c, c, 255 - c, 255], (y * N + x) * 4); }
+  const gi = input.meshes.findIndex((m) => Math.max(...m.positions) > 20);
+  const p = input.meshes[gi].positions, uv = new Float32Array((p.length / 3) * 2);
+  for (let i = 0; i < p.length / 3; i++) { uv[i * 2] = p[i * 3] / 4; uv[i * 2 + 1] = p[i * 3 + 2] / 4; }
+  return { ...input, meshes: input.meshes.map((m, i) => (i === gi ? { ...m, texture: { image: "checker", uv } } : m)), images: { checker: { width: N, height: N, data } } };
+}
 
 const spheres: RenderMesh[] = [];
 for (let i = 0; i < 100; i++) spheres.push(uvSphere([((i % 10) - 4.5) * 1.2, 0.5, -Math.floor(i / 10) * 1.2], 0.5, 20, 20, [0.3 + (i % 10) * 0.06, 0.5, 0.8, 1]));

@@ -9,6 +9,7 @@
 import { Clipper, OC_BAD, OC_CLIP, OC_REJECT, VERT_STRIDE, outcode } from "./clip";
 import type { ViewSetup } from "./camera";
 import { RasterState, rasterTriangle } from "./raster";
+import type { TextureMap } from "./texture";
 import type { RenderMesh } from "./types";
 
 // Local aliases: imports become getter reads under some transpilers/test runners.
@@ -45,8 +46,11 @@ export class GeometryScratch {
   }
 }
 
-/** Draws one mesh into the state's colour/depth buffers; ignores malformed parts instead of throwing. */
-export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc: GeometryScratch): void {
+/**
+ * Draws one mesh into the state's colour/depth buffers, with its prepared texture (texture.ts) or
+ * null; ignores malformed parts instead of throwing.
+ */
+export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc: GeometryScratch, texture: TextureMap | null = null): void {
   const pos = mesh.positions;
   const idx = mesh.indices;
   if (!pos || !idx) return;
@@ -75,6 +79,7 @@ export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc:
   const roughness = Number.isFinite(mesh.roughness) ? finite01(mesh.roughness as number) : 0.5;
   if (Array.isArray(col)) st.setMaterial(finite01(col[0]), finite01(col[1]), finite01(col[2]), metallic, roughness);
   else st.setMaterial(1, 1, 1, metallic, roughness);
+  st.texture = texture;
   const doubleSided = mesh.doubleSided !== false;
   const eye = view.eye;
   let nBack = 0;
@@ -133,6 +138,7 @@ function drawTriangle(
   const v = clipper.a;
   const cc = sc.clip;
   const ids = TRI;
+  const tex = st.texture, uv = tex === null ? null : tex.uv;
   ids[0] = i0; ids[1] = i1; ids[2] = i2;
   for (let k = 0; k < 3; k++) {
     const i = ids[k], o = k * STRIDE, p = i * 3;
@@ -142,6 +148,9 @@ function drawTriangle(
       v[o + 6] = nrm[p]; v[o + 7] = nrm[p + 1]; v[o + 8] = nrm[p + 2];
     } else {
       v[o + 6] = fx; v[o + 7] = fy; v[o + 8] = fz;
+    }
+    if (uv !== null) {
+      v[o + 9] = uv[i * 2]; v[o + 10] = uv[i * 2 + 1];
     }
   }
   const mask = (sc.codes[i0] | sc.codes[i1] | sc.codes[i2]) & CLIP;

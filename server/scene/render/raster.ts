@@ -14,10 +14,12 @@ import type { PackedLights } from "./lights";
 import { shadeSample } from "./shade";
 import type { ShadowMap } from "./shadow";
 import type { Occluders } from "./occlusion";
+import { textureBase, type TextureMap } from "./texture";
 
 // Imported bindings are copied into module-local consts: test runners and CJS
 // transpilers turn imports into getter-property reads, far too slow per pixel.
 const shade = shadeSample;
+const texel = textureBase;
 const SUB = 256; // sub-pixel steps per pixel
 // Pixel centres sit at +0.5 px; the extra half sub-step (1/512 px, invisible) makes every
 // sample-minus-vertex difference a half-integer: products stay exact in doubles but are never
@@ -32,10 +34,13 @@ export class RasterState {
   color: Float32Array;
   /**
    * Per-mesh/per-triangle shading inputs: [r, g, b, metallic, alpha, flip, fnx, fny, fnz, f0 rgb,
-   * diffuse rgb, roughness]. A typed array, not object fields, so Smi -> double field transitions
-   * can't deoptimise the rasterizer.
+   * diffuse rgb, roughness, base factor rgb]. A typed array, not object fields, so Smi -> double
+   * field transitions can't deoptimise the rasterizer. A textured mesh rewrites f0 and diffuse per
+   * sample from the base factor (texture.ts).
    */
-  readonly params = new Float64Array([1, 1, 1, 0, 0.25, 1, 0, 1, 0, 0.04, 0.04, 0.04, 1, 1, 1, 0.5]);
+  readonly params = new Float64Array([1, 1, 1, 0, 0.25, 1, 0, 1, 0, 0.04, 0.04, 0.04, 1, 1, 1, 0.5, 1, 1, 1]);
+  /** The current mesh's base colour texture, or null (flat colour: no per-sample texture work). */
+  texture: TextureMap | null = null;
   /** Spheres that dim the current mesh's ambient light (occlusion.ts), packed. */
   occluders: Occluders | null = null;
   /** Per-frame: [eye x, y, z, exposure, ambient]. */
@@ -68,6 +73,7 @@ export class RasterState {
     P[15] = roughness;
     P[9] = 0.04 + (r - 0.04) * metallic; P[10] = 0.04 + (g - 0.04) * metallic; P[11] = 0.04 + (b - 0.04) * metallic;
     P[12] = r * (1 - metallic); P[13] = g * (1 - metallic); P[14] = b * (1 - metallic);
+    P[16] = r; P[17] = g; P[18] = b;
   }
 
   /** Sets the eye position, exposure and hemisphere strength for the frame. */
@@ -87,7 +93,8 @@ export class RasterState {
 
 /**
  * Rasterizes and shades the triangle whose clip vertices start at offsets
- * a, b, c of `v` (layout: X, Y, W, px, py, pz, nx, ny, nz; W >= near > 0).
+ * a, b, c of `v` (layout: X, Y, W, px, py, pz, nx, ny, nz, u, v; W >= near > 0; u, v are read
+ * only when the mesh has a texture).
  */
 export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: number, c: number): void {
   const width = st.width;
@@ -163,6 +170,11 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   const pCx = v[c + 3], pCy = v[c + 4], pCz = v[c + 5];
   const fnx = P[6], fny = P[7], fnz = P[8];
   const depth = st.depth, color = st.color;
+  const tex = st.texture;
+  let uA = 0, vA = 0, uB = 0, vB = 0, uC = 0, vC = 0;
+  if (tex !== null) {
+    uA = v[a + 9]; vA = v[a + 10]; uB = v[b + 9]; vB = v[b + 10]; uC = v[c + 9]; vC = v[c + 10];
+  }
 
   for (let y = pminY; y <= pmaxY; y++, r0 += py0s, r1 += py1s, r2 += py2s) {
     // Narrow the pixel row to where all three edges can be inside some sample (conservative by one
@@ -217,6 +229,7 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
           const px = b0 * pAx + b1 * pBx + b2 * pCx;
           const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
           const pz = b0 * pAz + b1 * pBz + b2 * pCz;
+          if (tex !== null) texel(st, tex, b0 * uA + b1 * uB + b2 * uC, b0 * vA + b1 * vB + b2 * vC);
           shade(st, idx, nx, ny, nz, px, py3, pz);
         }
       }

@@ -13,6 +13,7 @@ import { fillBackground, resolve } from "./resolve";
 import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
 import { scratchF32 } from "./scratch";
 import { DEFAULT_SKY, packSky, sanitizeSky } from "./sky";
+import { TextureMap, prepareTexture } from "./texture";
 import type { RenderInput, RenderMesh, RenderOutput, Rgba, Vec3 } from "./types";
 
 /** Default ambient (hemisphere light) strength. */
@@ -38,6 +39,7 @@ const MAP_ANCHORS = [
   new RasterState(1, 1, 1, new Float32Array(1), new Float32Array(3), packLights([]), packSky(DEFAULT_SKY, 1, []), []),
   new GeometryScratch(1, 1, DEFAULT_NEAR),
   setupView({ eye: [0, 0, 0], forward: [0, 0, -1], up: [0, 1, 0], fovYDeg: 50 }, 1, 1),
+  new TextureMap(1, 1, new Uint8Array(4), new Float32Array(2)),
 ];
 
 /** Samples per pixel along each axis actually used for an image of this size. */
@@ -77,6 +79,8 @@ export interface FramePlan {
   order: number[];
   /** Per mesh: the spheres of other objects that dim its ambient light. */
   occluders: (Occluders | null)[];
+  /** Per mesh: its base colour texture ready to sample, or null (flat colour). */
+  textures: (TextureMap | null)[];
   ambient: number;
   exposure: number;
 }
@@ -101,7 +105,8 @@ export function planFrame(input: RenderInput, share?: ShadowShare): FramePlan {
   const sky = packSky(sanitizeSky(input.sky), ambient, input.lights);
   const boxes = meshBoxes(meshes);
   const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view, share);
-  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, boxes, view.m), occluders: occludersByMesh(meshes, boxes, lights, sky), ambient, exposure };
+  const textures = meshes.map((m) => prepareTexture(m, input.images));
+  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, boxes, view.m), occluders: occludersByMesh(meshes, boxes, lights, sky), textures, ambient, exposure };
 }
 
 /**
@@ -122,7 +127,7 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
   const scratch = new GeometryScratch(sw, sh, view.near);
   for (const i of plan.order) {
     st.occluders = plan.occluders[i];
-    drawMesh(meshes[i], view, st, scratch);
+    drawMesh(meshes[i], view, st, scratch, plan.textures[i]);
   }
   fillBackground(st, view, clearDepth, background(input.background), plan.exposure);
   if (input.overlay) drawLines3d(st, view, input.overlay, ss);

@@ -46,6 +46,34 @@ export interface RenderMesh {
   castShadows?: boolean;
   /** When false, back faces are culled; default true (both sides drawn and lit). */
   doubleSided?: boolean;
+  /** Base colour texture: multiplies `color`. Drawn flat when its image is missing from `RenderInput.images`. */
+  texture?: RenderTexture;
+}
+
+/**
+ * A base colour texture on a mesh (glTF's baseColorTexture with KHR_texture_transform).
+ * UVs are glTF's: (0, 0) is the image's top-left texel corner, V grows downwards; the sampler
+ * repeats. The transform is uv' = T(offset) · R(rotation) · S(scale) · uv, as the extension defines.
+ */
+export interface RenderTexture {
+  /** Key into `RenderInput.images`. */
+  image: string;
+  /** Two floats per vertex (same order as `positions`); too short = no texture. */
+  uv: Float32Array;
+  /** Default [0, 0]. */
+  offset?: [number, number];
+  /** Default [1, 1]. */
+  scale?: [number, number];
+  /** Radians, default 0 (counter-clockwise in UV space as the extension defines it). */
+  rotation?: number;
+}
+
+/** A decoded image: RGBA8, row-major, top row first, sRGB-encoded (alpha ignored). */
+export interface RenderImage {
+  width: number;
+  height: number;
+  /** width * height * 4 bytes. */
+  data: Uint8Array | Uint8ClampedArray;
 }
 
 /**
@@ -96,6 +124,8 @@ export interface RenderInput {
   shadows?: boolean;
   /** Drawn on top of the shaded image: ground grid, axes, text labels. */
   overlay?: RenderOverlay;
+  /** Decoded images by id, for the meshes' textures (the caller decodes; the renderer stays pure). */
+  images?: Record<string, RenderImage>;
 }
 
 /** Sky gradient by elevation: ground below the horizon, horizon at it, zenith straight up (linear radiance). */

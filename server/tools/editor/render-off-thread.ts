@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { MessageChannel, Worker } from "node:worker_threads";
 import type { RenderInput } from "../../scene/render";
+import type { EncodedImage } from "./texture-images";
 
 /** A rendered frame, as the PNG the worker encoded. */
 export interface RenderedPng { width: number; height: number; png: Buffer }
@@ -79,25 +80,37 @@ function sharedInput(input: RenderInput): RenderInput {
     ...input,
     meshes: meshes.map((mesh) => {
       if (!mesh || typeof mesh !== "object") return mesh;
-      const copy: Record<string, unknown> = { ...mesh };
-      for (const [key, value] of Object.entries(mesh)) {
-        if (!ArrayBuffer.isView(value) || value instanceof DataView || value.buffer instanceof SharedArrayBuffer) continue;
-        const typed = value as unknown as Float32Array;
-        const Kind = typed.constructor as Float32ArrayConstructor;
-        const shared = new Kind(new SharedArrayBuffer(typed.byteLength));
-        shared.set(typed);
-        copy[key] = shared;
-      }
+      const copy = sharedArrays(mesh);
+      // The texture's UVs too (one level down).
+      if (mesh.texture && typeof mesh.texture === "object") copy.texture = sharedArrays(mesh.texture);
       return copy as unknown as (typeof meshes)[number];
     }),
   };
 }
 
-/** Renders and encodes a PNG on the worker threads; the input's arrays are copied, the PNG comes back. */
-export function renderPngOffThread(input: RenderInput): Promise<RenderedPng> {
+/** A shallow copy of `object` whose typed arrays live in shared memory. */
+function sharedArrays(object: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...object };
+  for (const [key, value] of Object.entries(object)) {
+    if (!ArrayBuffer.isView(value) || value instanceof DataView || value.buffer instanceof SharedArrayBuffer) continue;
+    const typed = value as unknown as Float32Array;
+    const Kind = typed.constructor as Float32ArrayConstructor;
+    const shared = new Kind(new SharedArrayBuffer(typed.byteLength));
+    shared.set(typed);
+    copy[key] = shared;
+  }
+  return copy;
+}
+
+/**
+ * Renders and encodes a PNG on the worker threads; the input's arrays are copied, the PNG comes back.
+ * `images` are the encoded images the meshes' textures name (texture-images.ts): the worker decodes
+ * them, off the event loop, into `input.images`.
+ */
+export function renderPngOffThread(input: RenderInput, images: readonly EncodedImage[] = []): Promise<RenderedPng> {
   const w = getWorker();
   const id = nextId++;
-  const message = { id, input: bandWorker ? sharedInput(input) : input };
+  const message = { id, input: bandWorker ? sharedInput(input) : input, images };
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
     w.ref(); // keep the process alive while a frame is owed

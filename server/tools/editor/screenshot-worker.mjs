@@ -15,6 +15,7 @@ import { register } from "tsx/esm/api";
 register();
 const { renderScene, planFrame, renderBand, drawFrameLabels, MAX_SHADOW_MAP_TEXELS } = await import(new URL("../../scene/render/index.ts", import.meta.url).href);
 const { encodePngPart, assemblePng } = await import(new URL("./png-parts.ts", import.meta.url).href);
+const { TextureCache } = await import(new URL("./texture-images.ts", import.meta.url).href);
 
 /** Output rows per band: small enough that two threads finish within a band of each other, big
  *  enough that transforming every mesh once per band stays a small part of the frame. A scene of
@@ -134,11 +135,16 @@ if (workerData?.role === "band") {
     return assemblePng(width, height, [top, await bottom]);
   }
 
+  // Decoded texture images (shared memory: the band thread reads them without a copy), kept
+  // between frames: most screenshots of a scene use the same ones.
+  const textures = new TextureCache();
+
   // Frames are taken one at a time, in order: a shared frame awaits its band thread.
   let queue = Promise.resolve();
-  parentPort.on("message", ({ id, input }) => {
+  parentPort.on("message", ({ id, input, images }) => {
     queue = queue.then(async () => {
       try {
+        if (Array.isArray(images) && images.length) input.images = textures.imagesFor(images);
         const { width, height } = input;
         const split = band && Number.isInteger(width) && Number.isInteger(height) && width <= 8192 && height <= 8192 && width * height >= SPLIT_MIN_PIXELS;
         // Encoded here, not on the event loop: compressing a 1080p frame takes ~100 ms.

@@ -7,6 +7,7 @@ import { OVERLAYS, buildRenderInput } from "../../scene/render-view";
 import { defineTool } from "../define-tool";
 import { appParam, name, num } from "../schemas";
 import { renderPngOffThread } from "./render-off-thread";
+import { encodedImagesFor } from "./texture-images";
 import { appOut } from "./scene-tool";
 import { KilnError } from "../../errors";
 import type { Kiln } from "../../runtime";
@@ -55,7 +56,9 @@ export const takeScreenshot = defineTool({
 });
 
 async function kilnRender(kiln: Kiln, app: AppId, width: number, height: number, scene: string, overlay: (typeof OVERLAYS)[number][]) {
-  const image = await renderPngOffThread(buildRenderInput(kiln.workspace.state, app, width, height, scene, overlay));
+  const state = kiln.workspace.state;
+  const input = buildRenderInput(state, app, width, height, scene, overlay);
+  const image = await renderPngOffThread(input, encodedImagesFor(state, input)); // textures are decoded on the worker
   return { png: image.png, width: image.width, height: image.height, renderer: "kiln" };
 }
 

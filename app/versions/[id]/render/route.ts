@@ -11,6 +11,7 @@ import { buildRenderInput } from "@/server/scene/render-view";
 import { getScene } from "@/server/scene/state";
 import { APPS } from "@/server/scene/types";
 import { renderPngOffThread } from "@/server/tools/editor/render-off-thread";
+import { encodedImagesFor } from "@/server/tools/editor/texture-images";
 
 export const dynamic = "force-dynamic";
 
@@ -46,7 +47,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }
         // Scene absent there: keep this side's camera.
       }
     }
-    const image = await renderPngOffThread(input);
+    const image = await renderPngOffThread(input, encodedImagesFor(state, input));
     return new Response(new Uint8Array(image.png), { headers: { "content-type": "image/png", "cache-control": "no-store" } });
   } catch (e) {
     const { status, error } = toErrorBody(e);
