@@ -48,6 +48,14 @@ function baseColorTexture(state: SceneState, o: ObjectRecord, material: Material
   return { image: ref.image, uv, ...(ref.offset ? { offset: ref.offset } : {}), ...(ref.scale ? { scale: ref.scale } : {}), ...(ref.rotation !== undefined ? { rotation: ref.rotation } : {}) };
 }
 
+/** The triangles of each material slot of a mesh object with their material's name; one part without slots. */
+function materialParts(state: SceneState, o: ObjectRecord, indices: Uint32Array): { indices: Uint32Array; material: string | null | undefined }[] {
+  const record = o.mesh ? (state.get(o.mesh) as MeshRecord | undefined) : undefined;
+  const groups = record?.type === "mesh" ? record.groups : undefined;
+  if (!groups?.length || !o.materials || o.materials.length !== groups.length) return [{ indices, material: o.material }];
+  return groups.flatMap((g, k) => (g.start >= 0 && g.count > 0 && g.start + g.count <= indices.length ? [{ indices: indices.subarray(g.start, g.start + g.count), material: o.materials![k] }] : []));
+}
+
 /** Ids of the images a render input's textures need (each once), for the caller to decode. */
 export function textureImageIds(input: RenderInput): string[] {
   return [...new Set(input.meshes.flatMap((m) => (m.texture ? [m.texture.image] : [])))];
@@ -95,15 +103,20 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
     if (o.kind === "mesh") {
       const mesh = objectMesh(state, o);
       if (!mesh) continue;
-      const material = o.material ? (state.get(ids.material(app, o.material)) as MaterialRecord | undefined) : undefined;
-      const c = material?.color;
       const placed = worldMesh(mesh, world);
-      const texture = baseColorTexture(state, o, material);
-      meshes.push({
-        ...placed, indices: mesh.indices,
-        color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
-        ...(texture ? { texture } : {}),
-      });
+      // One mesh per material slot (an imported mesh's groups), sharing the vertices; an empty slot
+      // is drawn in the default colour, as an editor shows faces without a material.
+      const object = meshes.length;
+      for (const part of materialParts(state, o, mesh.indices)) {
+        const material = part.material ? (state.get(ids.material(app, part.material)) as MaterialRecord | undefined) : undefined;
+        const c = material?.color;
+        const texture = baseColorTexture(state, o, material);
+        meshes.push({
+          ...placed, indices: part.indices, object,
+          color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
+          ...(texture ? { texture } : {}),
+        });
+      }
       labels.push({ text: o.name, position: labelPosition(placed, origin) });
       continue;
     }

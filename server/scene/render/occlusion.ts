@@ -39,7 +39,8 @@ export const OCC_STRIDE = BOUNCE_AT + 6 * MAX_BOUNCE_LIGHTS;
 
 /**
  * For every mesh, the spheres of the other meshes close enough to dim it (null: none). A mesh's
- * own sphere is never among them: closed convex shapes do not occlude themselves.
+ * own sphere, and those of other parts of its object, are never among them: closed convex shapes
+ * do not occlude themselves.
  */
 export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array, lights: PackedLights, sky: Float64Array): (Occluders | null)[] {
   const spheres: { mesh: number; c: number[]; r: number; box: number[]; bounce: number[] }[] = [];
@@ -78,7 +79,7 @@ export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array
     const o = i * 6;
     if (Number.isNaN(box[o])) return null;
     const near = spheres.filter((s) => {
-      if (s.mesh === i) return false;
+      if (s.mesh === i || (meshes[i].object !== undefined && meshes[i].object === meshes[s.mesh].object)) return false;
       // Distance from the sphere's centre to the mesh's box, against the sphere's reach.
       let d2 = 0;
       for (let a = 0; a < 3; a++) {

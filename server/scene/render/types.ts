@@ -48,6 +48,11 @@ export interface RenderMesh {
   doubleSided?: boolean;
   /** Base colour texture: multiplies `color`. Drawn flat when its image is missing from `RenderInput.images`. */
   texture?: RenderTexture;
+  /**
+   * Which object the mesh is part of, when an object is drawn as several meshes (one per material
+   * slot): parts of one object do not occlude each other's ambient light. Default: its own object.
+   */
+  object?: number;
 }
 
 /**

@@ -1,0 +1,74 @@
+// Invariant: a mesh object with material slots is drawn with each slot's material on its own
+// triangles (one render mesh per slot, sharing the vertices), and its parts do not occlude each other.
+import { describe, expect, it } from "vitest";
+import { readAsset } from "../../tests/fixtures/assets/read";
+import { planImport } from "../pipeline/import-scene";
+import { applyOperation } from "./apply";
+import { applyChanges } from "./changes";
+import { buildRenderInput } from "./render-view";
+import { renderScene } from "./render";
+import { meshBoxes } from "./render/bounds";
+import { packLights } from "./render/lights";
+import { OCC_STRIDE, occludersByMesh } from "./render/occlusion";
+import { DEFAULT_SKY, packSky } from "./render/sky";
+import { initialState } from "./state";
+import { ids, type MaterialRecord, type ObjectRecord } from "./types";
+
+async function slotted() {
+  const state = initialState();
+  const { plan } = planImport("unity", (await readAsset("22_material_slot_not_merge")).scene, "slots");
+  applyChanges(state, applyOperation(state, { tool: "import_asset", app: "unity", params: { plan } }).changes);
+  return state;
+}
+
+describe("material slots in renders", () => {
+  it("gives each slot of an object its own mesh with that slot's material and triangles", async () => {
+    const state = await slotted();
+    // Tell the six (all grey) materials apart.
+    const palette = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 1]];
+    for (let k = 0; k < 6; k++) {
+      const id = ids.material("unity", k === 0 ? "Material" : `Material.00${k}`);
+      const m = state.get(id) as MaterialRecord;
+      applyChanges(state, [{ id, before: m, after: { ...m, color: { r: palette[k][0], g: palette[k][1], b: palette[k][2], a: 1 } } }] as never);
+    }
+    const input = buildRenderInput(state, "unity", 320, 240);
+    const all = [...state.values()].find((r) => (r as ObjectRecord).name === "all_mat_no_vc") as ObjectRecord;
+    expect(all.materials).toHaveLength(6);
+    const colours = new Set(input.meshes.map((m) => m.color.slice(0, 3).join()));
+    expect(colours.size).toBeGreaterThanOrEqual(6); // every slot's colour is drawn somewhere
+    // Parts of one object share its vertices and split its triangles.
+    const byObject = new Map<number, typeof input.meshes>();
+    for (const m of input.meshes) byObject.set(m.object!, [...(byObject.get(m.object!) ?? []), m]);
+    const six = [...byObject.values()].find((p) => p.length === 6)!;
+    expect(new Set(six.map((p) => p.positions)).size).toBe(1);
+    expect(six.reduce((n, p) => n + p.indices.length, 0)).toBeGreaterThan(0);
+    // And the frame shows more than one slot colour.
+    const out = renderScene({ ...input, camera: { eye: [0, 6, 6], forward: [0, -1, -1], up: [0, 1, 0], fovYDeg: 60 } });
+    const hues = new Set<string>();
+    for (let i = 0; i < out.data.length; i += 4) {
+      const [r, g, b] = [out.data[i], out.data[i + 1], out.data[i + 2]];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 80) hues.add([r > 128, g > 128, b > 128].join());
+    }
+    expect(hues.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps parts of one object from occluding each other", async () => {
+    const input = buildRenderInput(await slotted(), "unity", 64, 48);
+    const boxes = meshBoxes(input.meshes);
+    const lists = occludersByMesh(input.meshes, boxes, packLights(input.lights), packSky(DEFAULT_SKY, 1, input.lights));
+    const centre = (j: number) => [0, 1, 2].map((a) => (boxes[j * 6 + a] + boxes[j * 6 + 3 + a]) / 2).join();
+    let checked = 0;
+    input.meshes.forEach((m, i) => {
+      const seen = new Set<string>();
+      for (const cell of lists[i]?.cells ?? []) for (let k = 0; k < cell.length; k += OCC_STRIDE) seen.add([cell[k], cell[k + 1], cell[k + 2]].join());
+      input.meshes.forEach((x, j) => {
+        if (j === i || x.object !== m.object) return;
+        checked++;
+        expect(seen.has(centre(j))).toBe(false);
+      });
+      // Other objects still occlude it where they are near.
+    });
+    expect(checked).toBeGreaterThan(10);
+    expect(lists.some((g) => g !== null)).toBe(true);
+  });
+});
