@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, startServer, type KilnServer } from "../helpers/server";
@@ -41,6 +42,31 @@ describe("take_screenshot with textures", () => {
       expect([png.width, png.height]).toEqual([640, 480]);
       expectTexture(png);
     }
+  });
+
+  it("draws a JPEG texture given to create_material", async () => {
+    // Left half orange, right half green; the new material has no texture transform, so the
+    // plane (UVs 0..1 across it) shows each half once.
+    const [w, h] = [64, 64];
+    const pixels = Buffer.alloc(w * h * 4);
+    for (let i = 0; i < w * h; i++) pixels.set(i % w < 32 ? [240, 120, 20, 255] : [30, 200, 60, 255], i * 4);
+    const dir = path.join(kiln.home, "assets");
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "halves.jpg");
+    writeFileSync(file, jpeg.encode({ width: w, height: h, data: pixels }, 92).data);
+    await kiln.ok("create_material", { app: "unity", name: "Halves", color: { r: 1, g: 1, b: 1, a: 1 }, textures: { base_color: { path: file } } });
+    const plane = (await kiln.ok("list_objects", { app: "unity" })).objects.find((o: { type?: string; name: string }) => o.name !== "Main Camera" && o.type !== "Light")!;
+    await kiln.ok("set_material", { app: "unity", target: plane.name, material: "Halves" });
+    const png = await shot("screenshot-jpeg-texture.png");
+    let orange = 0, green = 0;
+    for (let y = 150; y < 330; y += 3) for (let x = 200; x < 440; x += 3) {
+      const i = (y * png.width + x) * 4;
+      const [r, g, b] = [png.data[i], png.data[i + 1], png.data[i + 2]];
+      if (r > g + 40 && r > b + 80) orange++;
+      if (g > r + 60 && g > b + 40) green++;
+    }
+    expect(orange).toBeGreaterThan(200);
+    expect(green).toBeGreaterThan(200);
   });
 });
 

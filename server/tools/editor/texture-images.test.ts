@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { MAX_TEXTURE_SIDE, TextureCache, decodeTexture } from "./texture-images";
+import jpeg from "jpeg-js";
+import { MAX_TEXTURE_SIDE, TextureCache, decodeTexture, jpegSize } from "./texture-images";
 
 const GRID = readFileSync("tests/fixtures/assets/09_texture_transform/09_tiny_grid.png");
 
@@ -66,7 +67,39 @@ describe("texture image decoding", () => {
     expect(decodeTexture(png(4096, 4096, Buffer.alloc(100)), "image/png") === null).toBe(true);
   });
 
-  it("leaves JPEG and garbage out (flat colour)", () => {
+  it("decodes a JPEG to RGBA8 in shared memory, within JPEG's loss of the pixels encoded", () => {
+    const [w, h] = [16, 8];
+    const pixels = Buffer.alloc(w * h * 4);
+    for (let i = 0; i < w * h; i++) pixels.set(i % w < 8 ? [200, 40, 40, 255] : [40, 40, 200, 255], i * 4);
+    const file = jpeg.encode({ width: w, height: h, data: pixels }, 95).data;
+    expect(jpegSize(file)).toEqual({ width: w, height: h });
+    const img = decodeTexture(file, "image/jpeg")!;
+    expect([img.width, img.height]).toEqual([w, h]);
+    expect(img.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // Left half red, right half blue (JPEG is lossy: within a few levels away from the edge).
+    const at = (x: number, y: number) => [...img.data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4)];
+    expect(at(2, 4)[0]).toBeGreaterThan(180);
+    expect(at(13, 4)[2]).toBeGreaterThan(180);
+    expect(at(13, 4)[0]).toBeLessThan(70);
+  });
+
+  it("refuses a JPEG whose frame header claims more than the cap, without decoding it", () => {
+    const file = Buffer.from(jpeg.encode({ width: 8, height: 8, data: Buffer.alloc(256, 128) }, 90).data);
+    const sof = file.findIndex((b, i) => b === 0xff && file[i + 1] === 0xc0);
+    expect(sof).toBeGreaterThan(0);
+    const claims = Buffer.from(file);
+    claims.writeUInt16BE(60_000, sof + 5); // height
+    claims.writeUInt16BE(60_000, sof + 7); // width: 14 GB if believed
+    expect(jpegSize(claims)).toEqual({ width: 60_000, height: 60_000 });
+    const started = performance.now();
+    expect(decodeTexture(claims, "image/jpeg")).toBeNull();
+    expect(performance.now() - started).toBeLessThan(50);
+    const wide = Buffer.from(file);
+    wide.writeUInt16BE(MAX_TEXTURE_SIDE + 1, sof + 7);
+    expect(decodeTexture(wide, "image/jpeg")).toBeNull();
+  });
+
+  it("leaves garbage out (flat colour)", () => {
     expect(decodeTexture(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), "image/jpeg")).toBeNull();
     expect(decodeTexture(Buffer.from("not a png at all, not at all, not at all"), "image/png")).toBeNull();
     expect(decodeTexture(GRID.subarray(0, 60), "image/png")).toBeNull();

@@ -6,10 +6,12 @@
  * MAX_TEXTURE_SIDE and checked in the PNG header BEFORE anything is allocated, the compressed
  * data is inflated once with an output cap to check it holds exactly what the header says (pngjs
  * caps only non-interlaced data, and fills a short one from uninitialised memory), and a frame's decoded images and the cache each stay under TEXTURE_BUDGET_BYTES. An image
- * that breaks a budget, fails to decode, or is a JPEG (no JPEG decoder among Kiln's dependencies)
- * is left out, and its meshes are drawn in their flat base colour.
+ * that breaks a budget or fails to decode is left out, and its meshes are drawn in their flat base
+ * colour. JPEGs are decoded by jpeg-js (pure JavaScript, with its own resolution and memory caps),
+ * their side checked in the frame header first, like a PNG's.
  */
 import { inflateSync } from "node:zlib";
+import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import type { RenderImage, RenderInput } from "../../scene/render";
 import { textureImageIds } from "../../scene/render-view";
@@ -44,6 +46,30 @@ export function pngSize(bytes: Uint8Array): { width: number; height: number } | 
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
+/**
+ * Width and height from a JPEG's frame header (the first SOFn segment), or null when it is not a
+ * JPEG or the header cannot be found within the bytes.
+ */
+export function jpegSize(bytes: Uint8Array): { width: number; height: number } | null {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  for (let at = 2; at + 4 <= bytes.length; ) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1];
+    if (marker === 0xff) { at++; continue; } // fill byte
+    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { at += 2; continue; } // no length
+    const length = (bytes[at + 2] << 8) | bytes[at + 3];
+    if (length < 2) return null;
+    // Start of frame: every SOFn except DHT (C4), JPG (C8) and DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      if (at + 9 > bytes.length) return null;
+      return { height: (bytes[at + 5] << 8) | bytes[at + 6], width: (bytes[at + 7] << 8) | bytes[at + 8] };
+    }
+    if (marker === 0xda) return null; // image data before any frame header
+    at += 2 + length;
+  }
+  return null;
+}
+
 /** Adam7 passes: first column, first row, column step, row step. */
 const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
 
@@ -76,9 +102,31 @@ function dataFits(b: Buffer, width: number, height: number): boolean {
   }
 }
 
-/** Decodes a PNG to RGBA8 in shared memory (so a second render thread reads it without a copy), or null. */
+/** RGBA8 pixels copied into shared memory, so a second render thread reads them without a copy. */
+function shared(width: number, height: number, pixels: Uint8Array): RenderImage {
+  const data = new Uint8Array(new SharedArrayBuffer(pixels.length));
+  data.set(pixels);
+  return { width, height, data };
+}
+
+function decodeJpeg(bytes: Uint8Array): RenderImage | null {
+  const size = jpegSize(bytes);
+  if (!size || size.width < 1 || size.height < 1 || size.width > MAX_TEXTURE_SIDE || size.height > MAX_TEXTURE_SIDE) return null;
+  try {
+    const mp = (MAX_TEXTURE_SIDE * MAX_TEXTURE_SIDE) / 1e6;
+    // jpeg-js checks every frame it meets against these too (a file may hold more than one).
+    const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: mp, maxMemoryUsageInMB: 256 });
+    if (image.width !== size.width || image.height !== size.height || image.data.length !== image.width * image.height * 4) return null;
+    return shared(image.width, image.height, image.data);
+  } catch {
+    return null;
+  }
+}
+
+/** Decodes a PNG or JPEG to RGBA8 in shared memory, or null when it breaks a budget or does not decode. */
 export function decodeTexture(bytes: Uint8Array, mimeType: string): RenderImage | null {
-  if (mimeType !== "image/png") return null; // JPEG: no decoder among the dependencies
+  if (mimeType === "image/jpeg") return decodeJpeg(bytes);
+  if (mimeType !== "image/png") return null;
   const size = pngSize(bytes);
   if (!size || size.width < 1 || size.height < 1 || size.width > MAX_TEXTURE_SIDE || size.height > MAX_TEXTURE_SIDE) return null;
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -86,9 +134,7 @@ export function decodeTexture(bytes: Uint8Array, mimeType: string): RenderImage 
   try {
     const png = PNG.sync.read(b);
     if (png.width !== size.width || png.height !== size.height || png.data.length !== png.width * png.height * 4) return null;
-    const data = new Uint8Array(new SharedArrayBuffer(png.data.length));
-    data.set(png.data);
-    return { width: png.width, height: png.height, data };
+    return shared(png.width, png.height, png.data);
   } catch {
     return null;
   }
@@ -133,8 +179,9 @@ export class TextureCache {
 
   /** Whether the header's size fits what is left of the frame's budget (checked before decoding). */
   private claimsToFit(data: string, mimeType: string, left: number): boolean {
-    if (mimeType !== "image/png") return true; // decodeTexture refuses it without decoding
-    const head = pngSize(Buffer.from(data.slice(0, 48), "base64"));
+    if (mimeType !== "image/png" && mimeType !== "image/jpeg") return true; // decodeTexture refuses it without decoding
+    // A JPEG's frame header may follow metadata segments: look in the first 64 KiB.
+    const head = mimeType === "image/png" ? pngSize(Buffer.from(data.slice(0, 48), "base64")) : jpegSize(Buffer.from(data.slice(0, 87384), "base64"));
     return !head || head.width * head.height * 4 <= left;
   }
 
