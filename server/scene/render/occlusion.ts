@@ -43,7 +43,7 @@ export const OCC_STRIDE = BOUNCE_AT + 6 * MAX_BOUNCE_LIGHTS;
  * do not occlude themselves.
  */
 export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array, lights: PackedLights, sky: Float64Array): (Occluders | null)[] {
-  const spheres: { mesh: number; c: number[]; r: number; box: number[]; bounce: number[] }[] = [];
+  const spheres: Sphere[] = [];
   // What every occluder bounces, before its colour: the sky's light averaged over up and down, and
   // each directional light's (its direction, for the faces it lights).
   const skyLight = [0, 1, 2].map((k) => (sky[9 + k] + sky[12 + k]) / 2);
@@ -72,13 +72,15 @@ export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array
       bounce.splice(3 + j * 6, 6, sun[0], sun[1], sun[2], diffuse[0] * sun[3], diffuse[1] * sun[4], diffuse[2] * sun[5]);
     });
     const shape = [ex / 2, ey / 2, ez / 2, ey * ez, ex * ez, ex * ey];
-    spheres.push({ mesh: i, c: [(box[o] + box[o + 3]) / 2, (box[o + 1] + box[o + 4]) / 2, (box[o + 2] + box[o + 5]) / 2], r, box: shape, bounce });
+    const c = [(box[o] + box[o + 3]) / 2, (box[o + 1] + box[o + 4]) / 2, (box[o + 2] + box[o + 5]) / 2];
+    spheres.push({ mesh: i, c, r, record: new Float64Array([c[0], c[1], c[2], r, ...shape, ...bounce]) });
   }
   if (spheres.length === 0) return meshes.map(() => null);
+  const nearby = sphereIndex(spheres);
   return meshes.map((_, i) => {
     const o = i * 6;
     if (Number.isNaN(box[o])) return null;
-    const near = spheres.filter((s) => {
+    const near = nearby(box.subarray(o, o + 6)).filter((s) => {
       if (s.mesh === i || (meshes[i].object !== undefined && meshes[i].object === meshes[s.mesh].object)) return false;
       // Distance from the sphere's centre to the mesh's box, against the sphere's reach.
       let d2 = 0;
@@ -94,10 +96,70 @@ export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array
   });
 }
 
+/** An occluder: the mesh it stands for, its centre and radius, and its packed record (OCC_STRIDE floats). */
+interface Sphere { mesh: number; c: number[]; r: number; record: Float64Array }
+
+/** Cells a box may span before a lookup just takes every sphere (a ground under the whole scene). */
+const LOOKUP_CELLS_MAX = 512;
+
+/**
+ * The spheres whose reach box may touch a mesh's box, from a hash grid of cells as large as the
+ * median reach: each mesh looking at every sphere cost 1.8 s a frame at 10,000 objects. A sphere
+ * reaching over more than LOOKUP_CELLS_MAX cells is offered to every mesh instead.
+ */
+function sphereIndex(spheres: Sphere[]): (box: Float64Array) => Sphere[] {
+  const reaches = spheres.map((s) => REACH * s.r).sort((a, b) => a - b);
+  const size = Math.max(1e-3, reaches[reaches.length >> 1]);
+  const cellsOf = (lo: number[], hi: number[]) => [0, 1, 2].map((a) => [Math.floor(lo[a] / size), Math.floor(hi[a] / size)]);
+  const count = (r: number[][]) => r.reduce((n, [a, b]) => n * (b - a + 1), 1);
+  // Cells by a hash of their coordinates; two cells sharing a key only share candidates, which
+  // the exact distance test then sorts out.
+  const key = (x: number, y: number, z: number) => (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) | 0;
+  const cells = new Map<number, number[]>();
+  const everywhere: number[] = [];
+  spheres.forEach((s, k) => {
+    const reach = REACH * s.r;
+    const range = cellsOf(s.c.map((v) => v - reach), s.c.map((v) => v + reach));
+    if (!(count(range) <= LOOKUP_CELLS_MAX)) return void everywhere.push(k);
+    for (let x = range[0][0]; x <= range[0][1]; x++) {
+      for (let y = range[1][0]; y <= range[1][1]; y++) {
+        for (let z = range[2][0]; z <= range[2][1]; z++) {
+          const h = key(x, y, z);
+          const list = cells.get(h);
+          if (list) list.push(k);
+          else cells.set(h, [k]);
+        }
+      }
+    }
+  });
+  const stamp = new Int32Array(spheres.length);
+  let visit = 0;
+  return (box) => {
+    const range = cellsOf([box[0], box[1], box[2]], [box[3], box[4], box[5]]);
+    if (!(count(range) <= LOOKUP_CELLS_MAX)) return spheres;
+    visit++;
+    const found: number[] = [];
+    const take = (k: number) => {
+      if (stamp[k] === visit) return;
+      stamp[k] = visit;
+      found.push(k);
+    };
+    everywhere.forEach(take);
+    for (let x = range[0][0]; x <= range[0][1]; x++) {
+      for (let y = range[1][0]; y <= range[1][1]; y++) {
+        for (let z = range[2][0]; z <= range[2][1]; z++) cells.get(key(x, y, z))?.forEach(take);
+      }
+    }
+    // In the spheres' own order, as a scan of all of them gives: the packed cells are the same.
+    return found.sort((a, b) => a - b).map((k) => spheres[k]);
+  };
+}
+
 /**
  * The occluders that can dim one mesh, sorted into a grid of cells over the mesh's box, so a
  * point looks only at the spheres whose reach covers its cell: the ground under 100 objects would
- * otherwise test all 100 at every pixel. Cells are a quarter of the smallest reach (at most CELLS_MAX in all).
+ * otherwise test all 100 at every pixel. Cells are a quarter of the smallest reach (at most
+ * CELLS_MAX in all); a mesh no larger than that reach gets one cell.
  */
 export interface Occluders {
   /** Grid origin, cells per unit length, cells along x, y, z. */
@@ -110,7 +172,7 @@ export interface Occluders {
 const CELLS_MAX = 16384;
 const EMPTY = new Float64Array(0);
 
-function gridOf(near: { c: number[]; r: number; box: number[]; bounce: number[] }[], meshBox: Float64Array): Occluders {
+function gridOf(near: Sphere[], meshBox: Float64Array): Occluders {
   // The mesh's box, cut to where some sphere reaches.
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (const s of near) {
@@ -123,14 +185,18 @@ function gridOf(near: { c: number[]; r: number; box: number[]; bounce: number[] 
     lo[a] = Math.max(lo[a], meshBox[a]);
     hi[a] = Math.max(lo[a], Math.min(hi[a], meshBox[3 + a]));
   }
-  let cell = Math.max(1e-6, (REACH * Math.min(...near.map((s) => s.r))) / 4);
+  let smallest = Infinity;
+  for (const s of near) smallest = Math.min(smallest, REACH * s.r);
+  let cell = Math.max(1e-6, smallest / 4);
   const count = (c: number) => [0, 1, 2].map((a) => Math.max(1, Math.ceil((hi[a] - lo[a]) / c + 1e-9)));
   let dims = count(cell);
   while (dims[0] * dims[1] * dims[2] > CELLS_MAX) dims = count((cell *= 1.5));
-  if (near.length <= 4) dims = [1, 1, 1];
+  // A mesh no larger than the smallest reach (most objects) gains little from cells: one will do,
+  // which also keeps 10,000 objects from each copying their neighbours into several cells.
+  const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  if (near.length <= 4 || extent <= smallest) dims = [1, 1, 1];
   const inv = dims.every((d) => d === 1) ? 0 : 1 / cell;
   // Which cells each sphere reaches, counted first so every cell gets one exact-size array.
-  const records = near.map((s) => new Float64Array([s.c[0], s.c[1], s.c[2], s.r, ...s.box, ...s.bounce]));
   const counts = new Int32Array(dims[0] * dims[1] * dims[2]);
   const hits: number[][] = near.map((s) => {
     const reach = REACH * s.r, out: number[] = [];
@@ -151,7 +217,7 @@ function gridOf(near: { c: number[]; r: number; box: number[]; bounce: number[] 
   const cells = Array.from(counts, (n) => (n ? new Float64Array(n * OCC_STRIDE) : EMPTY));
   const filled = new Int32Array(counts.length);
   hits.forEach((list, i) => {
-    for (const k of list) cells[k].set(records[i], filled[k]++ * OCC_STRIDE);
+    for (const k of list) cells[k].set(near[i].record, filled[k]++ * OCC_STRIDE);
   });
   return { at: new Float64Array([lo[0], lo[1], lo[2], inv]), dims: new Int32Array(dims), cells };
 }
