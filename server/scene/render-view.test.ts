@@ -11,6 +11,9 @@ import { meshBoxes } from "./render/bounds";
 import { packLights } from "./render/lights";
 import { OCC_STRIDE, occludersByMesh } from "./render/occlusion";
 import { DEFAULT_SKY, packSky } from "./render/sky";
+import { setupView } from "./render/camera";
+import { buildShadowMaps } from "./render/shadow";
+import type { RenderMesh } from "./render/types";
 import { initialState } from "./state";
 import { ids, type MaterialRecord, type ObjectRecord } from "./types";
 
@@ -70,5 +73,46 @@ describe("material slots in renders", () => {
     });
     expect(checked).toBeGreaterThan(10);
     expect(lists.some((g) => g !== null)).toBe(true);
+  });
+});
+
+describe("closed primitives in shadow maps", () => {
+  // Invariant: skipping a closed primitive's faces turned away from the light leaves every shadow map
+  // exactly as drawing all faces makes it (so the primitives are closed and wound outwards), for
+  // suns from several sides and spot lights outside and inside a solid.
+  it("gives the same maps as drawing every face", () => {
+    for (const app of ["unity", "blender", "godot"] as const) {
+      const state = initialState();
+      const calls: [string, Record<string, unknown>][] = [
+        ["create_scene", { name: "Closed" }],
+        ["create_gameobject", { name: "C", type: "Cube", position: { x: 0, y: 0.5, z: 0 }, rotation: { x: 10, y: 35, z: 5 } }],
+        ["create_gameobject", { name: "S", type: "Sphere", position: { x: 1.5, y: 0.6, z: 0.3 }, scale: { x: 1, y: 1.4, z: 0.8 } }],
+        ["create_gameobject", { name: "Y", type: "Cylinder", position: { x: -1.5, y: 0.4, z: -0.5 }, rotation: { x: 80, y: 0, z: 20 } }],
+        ["create_gameobject", { name: "G", type: "Plane", scale: { x: 5, y: 1, z: 5 } }],
+        ["set_camera", { position: { x: 0, y: 3, z: -7 }, rotation: { x: 20, y: 0, z: 0 } }],
+        ["create_light", { name: "Sun", type: "Directional", rotation: { x: 40, y: -30, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 10, spot_angle: 30 }],
+        ["create_light", { name: "Low", type: "Directional", rotation: { x: 8, y: 120, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 10, spot_angle: 30 }],
+        ["create_light", { name: "Spot", type: "Spot", position: { x: 0.5, y: 4, z: -1 }, rotation: { x: 70, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 90 }],
+        ["create_light", { name: "Inside", type: "Spot", position: { x: 0, y: 0.5, z: 0 }, rotation: { x: 90, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 120 }],
+      ];
+      for (const [tool, params] of calls) applyChanges(state, applyOperation(state, { tool, app, params } as never).changes);
+      const input = buildRenderInput(state, app, 320, 180);
+      expect(input.meshes.filter((m) => m.closed).length).toBe(3);
+      const view = setupView(input.camera, 640, 360);
+      const maps = (meshes: RenderMesh[]) =>
+        buildShadowMaps(packLights(input.lights), meshes, view).flatMap((first) => {
+          const out: Float32Array[] = [];
+          for (let m = first; m; m = m.next) out.push(Float32Array.from(m.depth)); // copied: the buffers are reused
+          return out;
+        });
+      const culled = maps(input.meshes);
+      const all = maps(input.meshes.map((m) => ({ ...m, closed: false })));
+      // Two cascades per sun, one map per spot. The same numbers mean other places and directions
+      // in the other apps' axes: their camera looks away, so only the spots get maps there.
+      expect(culled.length).toBe(app === "unity" ? 6 : 2);
+      // Every map is exactly the same.
+      culled.forEach((depth, k) => expect(Buffer.from(depth.buffer).equals(Buffer.from(all[k].buffer))).toBe(true));
+      expect(culled.filter((depth) => depth.some((d) => d !== Infinity)).length).toBeGreaterThanOrEqual(app === "unity" ? 6 : 1);
+    }
   });
 });

@@ -115,6 +115,8 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
           ...placed, indices: part.indices, object,
           color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
           ...(texture ? { texture } : {}),
+          // A primitive's solids are closed (one part: they have no slots); a plane is a sheet.
+          ...(o.primitive && o.primitive !== "Plane" ? { closed: true } : {}),
         });
       }
       labels.push({ text: o.name, position: labelPosition(placed, origin) });

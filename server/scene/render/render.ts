@@ -9,7 +9,7 @@ import { packLights } from "./lights";
 import { meshBoxes } from "./bounds";
 import { occludersByMesh, type Occluders } from "./occlusion";
 import { RasterState } from "./raster";
-import { fillBackground, resolve } from "./resolve";
+import { backdrop, fillBackground, resolve } from "./resolve";
 import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
 import { scratchF32 } from "./scratch";
 import { DEFAULT_SKY, packSky, sanitizeSky } from "./sky";
@@ -120,7 +120,7 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
   const meshes = Array.isArray(input.meshes) ? input.meshes : [];
   const clearDepth = Number.isFinite(view.far) ? Math.fround(1 / view.far) : 0; // as stored in the Float32Array
   const depth = scratchF32("depth", n).fill(clearDepth);
-  // Colour needs no clearing: every sample is shaded or given the background before resolve reads it.
+  // Colour needs no clearing: resolve reads only samples a surface reached (the others show the backdrop).
   const st = new RasterState(sw, sh, ss, depth, scratchF32("color", n * 3), plan.lights, plan.sky, plan.shadows);
   st.setScene(view.eye[0], view.eye[1], view.eye[2], plan.exposure, plan.ambient);
 
@@ -129,9 +129,14 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
     st.occluders = plan.occluders[i];
     drawMesh(meshes[i], view, st, scratch, plan.textures[i]);
   }
-  fillBackground(st, view, clearDepth, background(input.background), plan.exposure);
-  if (input.overlay) drawLines3d(st, view, input.overlay, ss);
-  resolve(st, width, rows, ss, data, top, input.dither !== false);
+  const bd = backdrop(st, view, clearDepth, background(input.background), plan.exposure);
+  // Overlays blend over the background, so they need it in the colour buffer first; otherwise the
+  // resolve fills uncovered samples itself.
+  if (input.overlay) {
+    fillBackground(st, bd);
+    drawLines3d(st, view, input.overlay, ss);
+  }
+  resolve(st, width, rows, ss, data, top, input.dither !== false, input.overlay ? null : bd);
   void MAP_ANCHORS; // referenced from a function so the engine keeps it alive
 }
 

@@ -48,6 +48,8 @@ export class ShadowMap {
   readonly view = new Float64Array([0, 0, 0, 0, Infinity, Infinity, 0]);
   /** The next, coarser cascade (directional lights), or null. */
   next: ShadowMap | null = null;
+  /** Where a perspective map's light stands (world); unused by orthographic maps, whose light direction is m's third row. */
+  readonly source = new Float64Array(3);
 
   /** `texel`: world size of one texel (per metre of depth for perspective maps); `depth` is cleared when drawn. */
   constructor(readonly size: number, m: Float64Array, readonly perspective: boolean, readonly texel: number, depth: Float32Array) {
@@ -191,7 +193,9 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
     return [cx, cy, cz, -(cx * px + cy * py + cz * pz)];
   };
   const m = new Float64Array([...row(rx, ry, rz, h), ...row(ux, uy, uz, h), ...row(0, 0, 0, 1)]);
-  return new ShadowMap(size, m, true, (2 * tanHalf) / size, alloc(slot, size * size));
+  const map = new ShadowMap(size, m, true, (2 * tanHalf) / size, alloc(slot, size * size));
+  map.source.set([px, py, pz]);
+  return map;
 }
 
 // Scratch for one triangle clipped by the spot map's near plane (up to 4 vertices x (u, v, w)).
@@ -210,9 +214,24 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh): void {
     tv[p + 1] = m[4] * x + m[5] * y + m[6] * z + m[7];
     tv[p + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
   }
+  // A spot light inside a closed mesh's box may be inside the solid, where every face turns away
+  // from it: then all of them are drawn, so the solid still blocks the light.
+  const S = map.source;
+  const closed = mesh.closed === true && !(map.perspective && insideBox(pos, nv, S));
   for (let t = 0; t + 2 < idx.length; t += 3) {
     const a = idx[t], b = idx[t + 1], c = idx[t + 2];
     if (a >= nv || b >= nv || c >= nv) continue;
+    if (closed) {
+      // A closed mesh's faces turned away from the light are never the nearest (types.ts, `closed`).
+      const pa = a * 3, pb = b * 3, pc = c * 3;
+      const ux = pos[pb] - pos[pa], uy = pos[pb + 1] - pos[pa + 1], uz = pos[pb + 2] - pos[pa + 2];
+      const vx = pos[pc] - pos[pa], vy = pos[pc + 1] - pos[pa + 1], vz = pos[pc + 2] - pos[pa + 2];
+      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      const toward = map.perspective
+        ? nx * (S[0] - pos[pa]) + ny * (S[1] - pos[pa + 1]) + nz * (S[2] - pos[pa + 2])
+        : -(nx * m[8] + ny * m[9] + nz * m[10]);
+      if (!(toward > 0)) continue;
+    }
     if (!map.perspective) {
       depthTriangle(map, tv[a * 3], tv[a * 3 + 1], tv[a * 3 + 2], tv[b * 3], tv[b * 3 + 1], tv[b * 3 + 2], tv[c * 3], tv[c * 3 + 1], tv[c * 3 + 2]);
       continue;
@@ -230,6 +249,20 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh): void {
       depthTriangle(map, POLY[0], POLY[1], POLY[2], POLY[k * 3], POLY[k * 3 + 1], POLY[k * 3 + 2], POLY[k * 3 + 3], POLY[k * 3 + 4], POLY[k * 3 + 5]);
     }
   }
+}
+
+/** Whether point p lies within the box of the first nv positions. */
+function insideBox(pos: Float32Array, nv: number, p: Float64Array): boolean {
+  for (let a = 0; a < 3; a++) {
+    let lo = Infinity, hi = -Infinity;
+    for (let i = a; i < nv * 3; i += 3) {
+      const v = pos[i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (!(p[a] >= lo && p[a] <= hi)) return false;
+  }
+  return true;
 }
 
 /** Clips a homogeneous triangle (X, Y, W) to W >= SPOT_NEAR; returns the vertex count (0, 3 or 4). */
@@ -264,12 +297,26 @@ function depthTriangle(map: ShadowMap, xa: number, ya: number, za: number, xb: n
   const depth = map.depth;
   // Normalised barycentrics as affine functions of the texel centre, stepped incrementally along x.
   const ax0 = -(yc - yb) * inv, ax1 = -(ya - yc) * inv; // d w0 / dx, d w1 / dx
+  const ax2 = -(ax0 + ax1);
   for (let y = minY; y <= maxY; y++) {
     const py = y + 0.5, px = minX + 0.5;
     let w0 = ((xb - px) * (yc - py) - (yb - py) * (xc - px)) * inv;
     let w1 = ((xc - px) * (ya - py) - (yc - py) * (xa - px)) * inv;
-    let i = y * size + minX;
-    for (let x = minX; x <= maxX; x++, i++, w0 += ax0, w1 += ax1) {
+    // Narrow the row to the triangle's span (a texel of slack each side; the test below decides):
+    // the long thin triangles of a sphere's or cylinder's sides would otherwise walk their whole box.
+    let from = minX, to = maxX;
+    const w2 = 1 - w0 - w1;
+    if (ax0 > 0) from = Math.max(from, minX + Math.floor((-w0) / ax0) - 1);
+    else if (ax0 < 0) to = Math.min(to, minX + Math.ceil((-w0) / ax0) + 1);
+    if (ax1 > 0) from = Math.max(from, minX + Math.floor((-w1) / ax1) - 1);
+    else if (ax1 < 0) to = Math.min(to, minX + Math.ceil((-w1) / ax1) + 1);
+    if (ax2 > 0) from = Math.max(from, minX + Math.floor((-w2) / ax2) - 1);
+    else if (ax2 < 0) to = Math.min(to, minX + Math.ceil((-w2) / ax2) + 1);
+    if (!(from <= to)) continue;
+    w0 += ax0 * (from - minX);
+    w1 += ax1 * (from - minX);
+    let i = y * size + from;
+    for (let x = from; x <= to; x++, i++, w0 += ax0, w1 += ax1) {
       // Inclusive edges (with a hair of slack): a texel covered twice by neighbours is harmless for depth.
       const w2 = 1 - w0 - w1;
       if (w0 < -1e-9 || w1 < -1e-9 || w2 < -1e-9) continue;

@@ -46,6 +46,12 @@ export interface RenderMesh {
   castShadows?: boolean;
   /** When false, back faces are culled; default true (both sides drawn and lit). */
   doubleSided?: boolean;
+  /**
+   * The triangles bound a solid and face outwards (Kiln's cube, sphere and cylinder). Shadow maps
+   * then skip the faces turned away from the light: along any ray from the light a face turned
+   * towards it comes first, so the map is the same at about half the cost. Default false.
+   */
+  closed?: boolean;
   /** Base colour texture: multiplies `color`. Drawn flat when its image is missing from `RenderInput.images`. */
   texture?: RenderTexture;
   /**
