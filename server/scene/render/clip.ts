@@ -8,8 +8,8 @@
  * fixed-point edge functions stay exact in doubles; it is rarely hit.
  */
 
-/** Floats per clip vertex: X, Y, W, world px, py, pz, normal nx, ny, nz, texture u, v. */
-export const VERT_STRIDE = 11;
+/** Floats per clip vertex: X, Y, W, world px, py, pz, normal nx, ny, nz, texture u, v, ambient visibility, bounce r, g, b. */
+export const VERT_STRIDE = 15;
 /** Guard band in pixels beyond each viewport edge. */
 export const GUARD = 8192;
 /** Outcode bit: behind the near plane. */

@@ -10,6 +10,7 @@ import { Clipper, OC_BAD, OC_CLIP, OC_REJECT, VERT_STRIDE, outcode } from "./cli
 import type { ViewSetup } from "./camera";
 import { RasterState, rasterTriangle } from "./raster";
 import type { TextureMap } from "./texture";
+import { VERTEX_AO } from "./occlusion";
 import type { RenderMesh } from "./types";
 
 // Local aliases: imports become getter reads under some transpilers/test runners.
@@ -19,6 +20,7 @@ const BAD = OC_BAD;
 const REJECT = OC_REJECT;
 const CLIP = OC_CLIP;
 const STRIDE = VERT_STRIDE;
+const AO_FLOATS = VERTEX_AO;
 
 /** Scratch buffers reused across meshes within one frame (grown on demand). */
 export class GeometryScratch {
@@ -30,6 +32,8 @@ export class GeometryScratch {
   back = new Uint32Array(0);
   /** Polygon clipper (also holds the 3-vertex staging buffer). */
   readonly clipper: Clipper;
+  /** The current mesh's per-vertex occlusion (occlusion.ts vertexOcclusion), or null. */
+  ao: Float32Array | null = null;
 
   /** Creates the clipper for this frame's viewport and near plane. */
   constructor(width: number, height: number, near: number) {
@@ -50,7 +54,7 @@ export class GeometryScratch {
  * Draws one mesh into the state's colour/depth buffers, with its prepared texture (texture.ts) or
  * null; ignores malformed parts instead of throwing.
  */
-export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc: GeometryScratch, texture: TextureMap | null = null): void {
+export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc: GeometryScratch, texture: TextureMap | null = null, ao: Float32Array | null = null): void {
   const pos = mesh.positions;
   const idx = mesh.indices;
   if (!pos || !idx) return;
@@ -80,6 +84,9 @@ export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc:
   if (Array.isArray(col)) st.setMaterial(finite01(col[0]), finite01(col[1]), finite01(col[2]), metallic, roughness);
   else st.setMaterial(1, 1, 1, metallic, roughness);
   st.texture = texture;
+  // Per-vertex occlusion was computed for the outward normals: back faces take it per pixel.
+  st.vertexAo = ao !== null;
+  sc.ao = ao;
   const doubleSided = mesh.doubleSided !== false;
   const eye = view.eye;
   let nBack = 0;
@@ -93,6 +100,7 @@ export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc:
     }
     drawTriangle(pos, nrm, idx, t, st, sc, 1);
   }
+  st.vertexAo = false;
   for (let k = 0; k < nBack; k++) drawTriangle(pos, nrm, idx, back[k], st, sc, -1);
 }
 
@@ -139,6 +147,7 @@ function drawTriangle(
   const cc = sc.clip;
   const ids = TRI;
   const tex = st.texture, uv = tex === null ? null : tex.uv;
+  const ao = flip > 0 ? sc.ao : null;
   ids[0] = i0; ids[1] = i1; ids[2] = i2;
   for (let k = 0; k < 3; k++) {
     const i = ids[k], o = k * STRIDE, p = i * 3;
@@ -152,7 +161,14 @@ function drawTriangle(
     if (uv !== null) {
       v[o + 9] = uv[i * 2]; v[o + 10] = uv[i * 2 + 1];
     }
+    if (ao !== null) {
+      const q = i * AO_FLOATS;
+      v[o + 11] = ao[q]; v[o + 12] = ao[q + 1]; v[o + 13] = ao[q + 2]; v[o + 14] = ao[q + 3];
+    }
   }
+  // Occlusion that changes fast across the triangle (where another object touches or cuts into
+  // this one) is not linear enough to interpolate: such triangles evaluate it per pixel.
+  if (ao !== null) st.vertexAo = smoothAo(ao, i0, i1, i2);
   const mask = (sc.codes[i0] | sc.codes[i1] | sc.codes[i2]) & CLIP;
   if (mask === 0) {
     raster(st, v, 0, STRIDE, 2 * STRIDE);
@@ -164,3 +180,15 @@ function drawTriangle(
 }
 
 const TRI = new Uint32Array(3);
+
+/** Largest spread of visibility (or of a bounce channel) over a triangle's vertices that is still interpolated: at 0.1 a sphere cutting into another drew up to 7 levels off, at 0.05 at most 1. */
+const AO_SPREAD = 0.05;
+
+function smoothAo(ao: Float32Array, i0: number, i1: number, i2: number): boolean {
+  const a = i0 * AO_FLOATS, b = i1 * AO_FLOATS, c = i2 * AO_FLOATS;
+  for (let k = 0; k < AO_FLOATS; k++) {
+    const x = ao[a + k], y = ao[b + k], z = ao[c + k];
+    if (Math.max(x, y, z) - Math.min(x, y, z) > AO_SPREAD) return false;
+  }
+  return true;
+}

@@ -43,6 +43,13 @@ export class RasterState {
   texture: TextureMap | null = null;
   /** Spheres that dim the current mesh's ambient light (occlusion.ts), packed. */
   occluders: Occluders | null = null;
+  /**
+   * Whether the triangles being drawn carry their ambient occlusion per vertex (clip vertex slots
+   * 11..14, occlusion.ts vertexOcclusion): then the rasterizer interpolates it into `ao`
+   * ([visibility, bounce rgb]) and shading uses that instead of the occluders.
+   */
+  vertexAo = false;
+  readonly ao = new Float64Array(4);
   /** Per-frame: [eye x, y, z, exposure, ambient]. */
   readonly scene = new Float64Array([0, 0, 0, 1, 1]);
 
@@ -93,8 +100,8 @@ export class RasterState {
 
 /**
  * Rasterizes and shades the triangle whose clip vertices start at offsets
- * a, b, c of `v` (layout: X, Y, W, px, py, pz, nx, ny, nz, u, v; W >= near > 0; u, v are read
- * only when the mesh has a texture).
+ * a, b, c of `v` (layout: X, Y, W, px, py, pz, nx, ny, nz, u, v, ao visibility, ao bounce rgb;
+ * W >= near > 0; u, v are read only when the mesh has a texture, the occlusion only with st.vertexAo).
  */
 export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: number, c: number): void {
   const width = st.width;
@@ -175,6 +182,7 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   if (tex !== null) {
     uA = v[a + 9]; vA = v[a + 10]; uB = v[b + 9]; vB = v[b + 10]; uC = v[c + 9]; vC = v[c + 10];
   }
+  const vao = st.vertexAo, AO = st.ao;
 
   for (let y = pminY; y <= pmaxY; y++, r0 += py0s, r1 += py1s, r2 += py2s) {
     // Narrow the pixel row to where all three edges can be inside some sample (conservative by one
@@ -230,6 +238,12 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
           const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
           const pz = b0 * pAz + b1 * pBz + b2 * pCz;
           if (tex !== null) texel(st, tex, b0 * uA + b1 * uB + b2 * uC, b0 * vA + b1 * vB + b2 * vC);
+          if (vao) {
+            AO[0] = b0 * v[a + 11] + b1 * v[b + 11] + b2 * v[c + 11];
+            AO[1] = b0 * v[a + 12] + b1 * v[b + 12] + b2 * v[c + 12];
+            AO[2] = b0 * v[a + 13] + b1 * v[b + 13] + b2 * v[c + 13];
+            AO[3] = b0 * v[a + 14] + b1 * v[b + 14] + b2 * v[c + 14];
+          }
           shade(st, idx, nx, ny, nz, px, py3, pz);
         }
       }

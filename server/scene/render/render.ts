@@ -7,7 +7,7 @@ import { GeometryScratch, drawMesh } from "./draw-mesh";
 import { axisLength, drawLabels, drawLines3d } from "./overlay";
 import { packLights } from "./lights";
 import { meshBoxes } from "./bounds";
-import { occludersByMesh, type Occluders } from "./occlusion";
+import { occludersByMesh, vertexOcclusion, type Occluders } from "./occlusion";
 import { RasterState } from "./raster";
 import { backdrop, fillBackground, resolve } from "./resolve";
 import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
@@ -79,6 +79,8 @@ export interface FramePlan {
   order: number[];
   /** Per mesh: the spheres of other objects that dim its ambient light. */
   occluders: (Occluders | null)[];
+  /** Per mesh: that dimming per vertex, for finely tessellated meshes (occlusion.ts), or null. */
+  vertexAo: (Float32Array | null)[];
   /** Per mesh: its base colour texture ready to sample, or null (flat colour). */
   textures: (TextureMap | null)[];
   ambient: number;
@@ -106,7 +108,9 @@ export function planFrame(input: RenderInput, share?: ShadowShare): FramePlan {
   const boxes = meshBoxes(meshes);
   const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view, share);
   const textures = meshes.map((m) => prepareTexture(m, input.images));
-  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, boxes, view.m), occluders: occludersByMesh(meshes, boxes, lights, sky), textures, ambient, exposure };
+  const occluders = occludersByMesh(meshes, boxes, lights, sky);
+  const vertexAo = occluders.map((o, i) => (o === null ? null : vertexOcclusion(meshes[i], o)));
+  return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, boxes, view.m), occluders, vertexAo, textures, ambient, exposure };
 }
 
 /**
@@ -127,7 +131,7 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
   const scratch = new GeometryScratch(sw, sh, view.near);
   for (const i of plan.order) {
     st.occluders = plan.occluders[i];
-    drawMesh(meshes[i], view, st, scratch, plan.textures[i]);
+    drawMesh(meshes[i], view, st, scratch, plan.textures[i], plan.vertexAo[i]);
   }
   const bd = backdrop(st, view, clearDepth, background(input.background), plan.exposure);
   // Overlays blend over the background, so they need it in the colour buffer first; otherwise the

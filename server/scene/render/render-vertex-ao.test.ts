@@ -1,0 +1,68 @@
+// Invariant: occlusion taken per vertex (finely tessellated meshes) draws what evaluating it per
+// pixel draws, within one 8-bit level, including where objects cut into each other (those
+// triangles fall back to per-pixel); big faces never take it per vertex.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { meshBoxes } from "./bounds";
+import { packLights } from "./lights";
+import { occludersByMesh, vertexOcclusion } from "./occlusion";
+import { DEFAULT_SKY, packSky } from "./sky";
+import { groundQuad, lookAt, mesh, uvSphere } from "./test-helpers";
+import type { RenderInput, RenderLight, RenderMesh } from "./types";
+
+const sun: RenderLight = { type: "directional", direction: [-0.4, -1, -0.6], color: [1, 1, 1], intensity: 1.2 };
+const occluders = (meshes: RenderMesh[]) => occludersByMesh(meshes, meshBoxes(meshes), packLights([sun]), packSky(DEFAULT_SKY, 1, [sun]));
+/** A closed box of 12 triangles with outward normals per corner (big faces). */
+const box = (c: number[], h: number): RenderMesh => {
+  const p: number[] = [], n: number[] = [];
+  for (let k = 0; k < 8; k++) {
+    const s = [k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1];
+    p.push(c[0] + s[0] * h, c[1] + s[1] * h, c[2] + s[2] * h);
+    n.push(...s.map((v) => v / Math.sqrt(3)));
+  }
+  return { ...mesh(p, [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5], [0.8, 0.3, 0.2, 1]), normals: new Float32Array(n) };
+};
+
+/** Spheres on the ground: two apart, a stack of three cutting into each other, a box touching the stack. */
+function row(): RenderInput {
+  const meshes: RenderMesh[] = [groundQuad(0, 20, [0.6, 0.6, 0.6, 1])];
+  for (const [x, y] of [[-2.4, 0.5], [-1.2, 0.5], [0, 0.5], [0, 1.3], [0, 2.1]]) meshes.push(uvSphere([x, y, 0], 0.5, 24, 16, [0.3, 0.5, 0.8, 1]));
+  meshes.push(box([1, 0.5, 0], 0.5));
+  return { width: 480, height: 270, camera: lookAt([-0.5, 2, 4.5], [-0.3, 1, 0], 50), meshes, lights: [sun], dither: false };
+}
+
+afterEach(() => {
+  vi.doUnmock("./occlusion");
+  vi.resetModules();
+});
+
+describe("ambient occlusion per vertex", () => {
+  it("is taken for fine spheres, not for a box's big faces or a mesh nothing occludes", () => {
+    const input = row();
+    const occ = occluders(input.meshes);
+    const per = input.meshes.map((m, i) => (occ[i] ? vertexOcclusion(m, occ[i]!) : null));
+    expect(per.slice(1, 6).every((v) => v !== null && v.length === (input.meshes[1].positions.length / 3) * 4)).toBe(true);
+    expect(per[6]).toBeNull(); // the box
+    expect(per[0]).toBeNull(); // the ground: two triangles
+    // Some vertices of the spheres are dimmed, none brightened.
+    const vis = Array.from(per[2]!).filter((_, k) => k % 4 === 0);
+    expect(Math.min(...vis)).toBeLessThan(0.8);
+    expect(Math.max(...vis)).toBeLessThanOrEqual(1);
+  });
+
+  it("draws within one 8-bit level of the per-pixel evaluation", async () => {
+    const input = row();
+    const perVertex = (await import("./render")).renderScene(input);
+    vi.resetModules();
+    vi.doMock("./occlusion", async (original) => ({ ...(await original<typeof import("./occlusion")>()), vertexOcclusion: () => null }));
+    const perPixel = (await import("./render")).renderScene(input);
+    let max = 0, differ = 0;
+    for (let i = 0; i < perPixel.data.length; i++) {
+      const d = Math.abs(perPixel.data[i] - perVertex.data[i]);
+      max = Math.max(max, d);
+      if (d) differ++;
+    }
+    expect(max).toBeLessThanOrEqual(1);
+    // The spheres really are drawn differently (the test would pass trivially otherwise).
+    expect(differ).toBeGreaterThan(100);
+  });
+});
