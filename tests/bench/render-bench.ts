@@ -49,7 +49,8 @@ function texturedGround(input: RenderInput): RenderInput {
 }
 
 const spheres: RenderMesh[] = [];
-for (let i = 0; i < 100; i++) spheres.push(uvSphere([((i % 10) - 4.5) * 1.2, 0.5, -Math.floor(i / 10) * 1.2], 0.5, 20, 20, [0.3 + (i % 10) * 0.06, 0.5, 0.8, 1]));
+// Closed, as the spheres Kiln makes (primitives) are: their shadow maps skip faces turned from the light.
+for (let i = 0; i < 100; i++) spheres.push({ ...uvSphere([((i % 10) - 4.5) * 1.2, 0.5, -Math.floor(i / 10) * 1.2], 0.5, 20, 20, [0.3 + (i % 10) * 0.06, 0.5, 0.8, 1]), closed: true });
 const ground = { positions: new Float32Array([-20, 0, 20, 20, 0, 20, 20, 0, -20, -20, 0, -20]), indices: new Uint32Array([0, 1, 2, 0, 2, 3]), color: [0.6, 0.6, 0.6, 1] as [number, number, number, number] };
 const crowd: RenderInput = {
   width: 1920, height: 1080, camera: lookAt([0, 5, 8], [0, 0, -5], 50), meshes: [ground, ...spheres],

@@ -42,7 +42,10 @@ function adler32Combine(adlerA: number, adlerB: number, lengthB: number): number
 /**
  * Filters rows top .. top + rows - 1 of an RGBA8 image with PNG's Sub filter (each byte minus the
  * one a pixel to its left: smooth renders compress well with it) and deflates them at level 1
- * (screenshots are written often and read rarely). `last` ends the zlib stream.
+ * with run-length matches only (Z_RLE): after the Sub filter a render's redundancy is runs of
+ * equal differences, and on 1080p renders this was both faster than level 1's general matching
+ * (83 vs 94 ms dithered, 15 vs 17 ms flat) and smaller (1.9 vs 2.4 MB, 0.39 vs 0.42 MB).
+ * Screenshots are written often and read rarely. `last` ends the zlib stream.
  */
 export function encodePngPart(rgba: Uint8Array | Uint8ClampedArray, width: number, top: number, rows: number, last: boolean): PngPart {
   const stride = width * 4;
@@ -54,7 +57,7 @@ export function encodePngPart(rgba: Uint8Array | Uint8ClampedArray, width: numbe
     for (let i = 4; i < stride; i++) filtered[dst + 1 + i] = rgba[src + i] - rgba[src + i - 4];
   }
   const flush = last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH;
-  const bytes = zlib.deflateRawSync(filtered, { level: 1, finishFlush: flush });
+  const bytes = zlib.deflateRawSync(filtered, { level: 1, strategy: zlib.constants.Z_RLE, finishFlush: flush });
   return { bytes, adler: adler32(filtered), length: filtered.length };
 }
 
