@@ -166,6 +166,8 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   // Barycentric (w_i / area) times 1/W_i, so sum = interpolated 1/W.
   const invArea = 1 / area;
   const q0 = iwA * invArea, q1 = iwB * invArea, q2 = iwC * invArea;
+  // Steps of the interpolated 1/W per sample along x and y.
+  const dzx = sx0 * q0 + sx1 * q1 + sx2 * q2, dzy = sy0 * q0 + sy1 * q1 + sy2 * q2;
   // Vertex attributes; perspective-correct weights are applied where the pixel is shaded.
   const P = st.params;
   const flip = P[5];
@@ -206,13 +208,15 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
       // other passing samples copy its colour.
       let shaded = -1;
       const full = w0 + e0lo >= t0 && w1 + e1lo >= t1 && w2 + e2lo >= t2;
+      // 1/W is affine in screen space: stepped per sample from the pixel's first, and the
+      // barycentrics worked out only for the one sample that is shaded.
+      const iwPixel = w0 * q0 + w1 * q1 + w2 * q2;
       for (let j = 0; j < ss; j++) {
         let idx = rowBase + j * width + x * ss;
         let u0 = w0 + sy0 * j, u1 = w1 + sy1 * j, u2 = w2 + sy2 * j;
-        for (let i = 0; i < ss; i++, idx++, u0 += sx0, u1 += sx1, u2 += sx2) {
+        let iw = iwPixel + dzy * j;
+        for (let i = 0; i < ss; i++, idx++, u0 += sx0, u1 += sx1, u2 += sx2, iw += dzx) {
           if (!full && (u0 < t0 || u1 < t1 || u2 < t2)) continue;
-          const e0 = u0 * q0, e1 = u1 * q1, e2 = u2 * q2;
-          const iw = e0 + e1 + e2;
           if (!(iw > depth[idx])) continue;
           depth[idx] = iw;
           if (shaded >= 0) {
@@ -222,7 +226,8 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
           }
           shaded = idx;
           // Perspective-correct barycentrics.
-          const k = 1 / iw;
+          const e0 = u0 * q0, e1 = u1 * q1, e2 = u2 * q2;
+          const k = 1 / (e0 + e1 + e2);
           const b0 = e0 * k, b1 = e1 * k, b2 = e2 * k;
           let nx = b0 * nAx + b1 * nBx + b2 * nCx;
           let ny = b0 * nAy + b1 * nBy + b2 * nCy;
