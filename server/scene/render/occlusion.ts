@@ -28,12 +28,12 @@ const MAX_OCCLUDER = 50;
 const MIN_COVER = 1 / 512;
 /**
  * Floats per packed occluder: centre x, y, z, radius; box half sizes x, y, z; face areas (of the
- * faces across x, y, z); bounced sky light rgb; then per directional light (up to
- * MAX_BOUNCE_LIGHTS) the direction towards it xyz and its bounced light rgb.
+ * faces across x, y, z); bounced sky light rgb; then the directional lights' bounced light rgb off
+ * each face of the box, +x, -x, +y, -y, +z, -z. A face's light is the same wherever it is seen
+ * from, so it is summed once per frame, not per pixel.
  */
-const MAX_BOUNCE_LIGHTS = 2;
-const BOUNCE_AT = 13;
-export const OCC_STRIDE = BOUNCE_AT + 6 * MAX_BOUNCE_LIGHTS;
+const FACES_AT = 13;
+export const OCC_STRIDE = FACES_AT + 18;
 
 
 
@@ -48,7 +48,7 @@ export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array
   // each directional light's (its direction, for the faces it lights).
   const skyLight = [0, 1, 2].map((k) => (sky[9 + k] + sky[12 + k]) / 2);
   const suns: number[][] = [];
-  for (let li = 0, o = 0; li < lights.count && suns.length < MAX_BOUNCE_LIGHTS; li++, o += LIGHT_STRIDE) {
+  for (let li = 0, o = 0; li < lights.count; li++, o += LIGHT_STRIDE) {
     const L = lights.data;
     if (L[o] === LIGHT_DIRECTIONAL) suns.push([L[o + 1], L[o + 2], L[o + 3], L[o + 4], L[o + 5], L[o + 6]]);
   }
@@ -66,11 +66,16 @@ export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array
       const c = Array.isArray(col) && Number.isFinite(col[k]) ? Math.min(1, Math.max(0, col[k])) : 1;
       return c * (1 - (Number.isFinite(metallic) ? Math.min(1, Math.max(0, metallic as number)) : 0));
     });
-    const bounce = new Array<number>(OCC_STRIDE - BOUNCE_AT + 3).fill(0);
+    const bounce = new Array<number>(OCC_STRIDE - FACES_AT + 3).fill(0);
     for (let k = 0; k < 3; k++) bounce[k] = diffuse[k] * skyLight[k];
-    suns.forEach((sun, j) => {
-      bounce.splice(3 + j * 6, 6, sun[0], sun[1], sun[2], diffuse[0] * sun[3], diffuse[1] * sun[4], diffuse[2] * sun[5]);
-    });
+    // Each face's irradiance from every sun, max(0, n.l) times the light, times the object's colour.
+    for (let face = 0; face < 6; face++) {
+      const axis = face >> 1, sign = face & 1 ? -1 : 1;
+      for (const sun of suns) {
+        const e = Math.max(0, sign * sun[axis]);
+        for (let k = 0; k < 3; k++) bounce[3 + face * 3 + k] += e * diffuse[k] * sun[3 + k];
+      }
+    }
     const shape = [ex / 2, ey / 2, ez / 2, ey * ez, ex * ez, ex * ey];
     const c = [(box[o] + box[o + 3]) / 2, (box[o + 1] + box[o + 4]) / 2, (box[o + 2] + box[o + 5]) / 2];
     spheres.push({ mesh: i, c, r, record: new Float64Array([c[0], c[1], c[2], r, ...shape, ...bounce]) });
@@ -261,21 +266,18 @@ export function ambientVisibility(occ: Float64Array, px: number, py: number, pz:
     vis *= 1 - cover;
     // Bounce: sky light, plus the lights on the box faces p sees (across an axis p is beyond),
     // each weighted by its area seen from p.
-    let r0 = 0, g0 = 0, b0 = 0, wsum = 0;
+    let r0 = 0, g0 = 0, b0 = 0;
     const sx = -dx, sy = -dy, sz = -dz; // centre -> p
     const wx = sx > occ[k + 4] ? occ[k + 7] * sx : sx < -occ[k + 4] ? -occ[k + 7] * sx : 0;
     const wy = sy > occ[k + 5] ? occ[k + 8] * sy : sy < -occ[k + 5] ? -occ[k + 8] * sy : 0;
     const wz = sz > occ[k + 6] ? occ[k + 9] * sz : sz < -occ[k + 6] ? -occ[k + 9] * sz : 0;
-    wsum = wx + wy + wz;
+    const wsum = wx + wy + wz;
     if (wsum > 0) {
-      const fx = sx > 0 ? wx : -wx, fy = sy > 0 ? wy : -wy, fz = sz > 0 ? wz : -wz; // signed by the face's side
-      for (let j = k + BOUNCE_AT; j < k + OCC_STRIDE; j += 6) {
-        // Each seen face's irradiance is max(0, n.l) times the light.
-        let e = (fx * occ[j] > 0 ? fx * occ[j] : 0) + (fy * occ[j + 1] > 0 ? fy * occ[j + 1] : 0) + (fz * occ[j + 2] > 0 ? fz * occ[j + 2] : 0);
-        if (e <= 0) continue;
-        e /= wsum;
-        r0 += occ[j + 3] * e; g0 += occ[j + 4] * e; b0 += occ[j + 5] * e;
-      }
+      const inv = 1 / wsum;
+      const fx = k + FACES_AT + (sx > 0 ? 0 : 3), fy = k + FACES_AT + (sy > 0 ? 6 : 9), fz = k + FACES_AT + (sz > 0 ? 12 : 15);
+      r0 = (wx * occ[fx] + wy * occ[fy] + wz * occ[fz]) * inv;
+      g0 = (wx * occ[fx + 1] + wy * occ[fy + 1] + wz * occ[fz + 1]) * inv;
+      b0 = (wx * occ[fx + 2] + wy * occ[fy + 2] + wz * occ[fz + 2]) * inv;
     }
     br += cover * (occ[k + 10] + r0); bg += cover * (occ[k + 11] + g0); bb += cover * (occ[k + 12] + b0);
   }
