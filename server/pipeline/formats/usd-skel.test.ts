@@ -1,0 +1,240 @@
+// Invariant: the skinned, morphed and animated real assets (tests/fixtures/assets, written by
+// Blender's glTF exporter) keep through Kiln's USDA writer and reader (UsdSkel) their joints,
+// weights (1e-6), inverse bind matrices (1e-5), joint world matrices at three times between keys
+// (1e-4), and morph target names, offsets, default weights and weight keys; also when the USDA
+// carries a Blender → Unity transfer (Kiln's axis and unit conversion on both sides). USD matrices
+// are row vectors (translation in the last row), and UsdSkel written by others (Pixar's own
+// example: relative paths, a subset of joints animated, unsampled channels) reads as USD poses it.
+import { Matrix4 } from "three";
+import { describe, expect, it } from "vitest";
+import { decode, encode, worldMatrices, type InterchangeScene } from "./index";
+import { sample } from "./usd-skel";
+import { readAsset } from "../../../tests/fixtures/assets/read";
+import { applyOperation } from "../../scene/apply";
+import { applyChanges } from "../../scene/changes";
+import { initialState } from "../../scene/state";
+import type { AppId, SceneEntity } from "../../scene/types";
+import { exportAsset } from "../export-scene";
+import { planImport } from "../import-scene";
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+const close = (a: ArrayLike<number> | undefined, b: ArrayLike<number> | undefined, eps: number, what: string) => {
+  expect(a?.length, what).toBe(b?.length);
+  for (let i = 0; i < (a?.length ?? 0); i++) if (!(Math.abs(a![i] - b![i]) <= eps)) expect([what, i, a![i]]).toEqual([what, i, b![i]]);
+};
+
+async function viaUsd(scene: InterchangeScene, name: string) {
+  const enc = await encode("usd", scene, name);
+  const dec = await decode("usd", new Map(enc.files.map((f) => [f.name, f.bytes])), enc.files[0].name);
+  return { enc, dec, text: new TextDecoder().decode(enc.files[0].bytes) };
+}
+
+/** The scene posed at time t: every animated channel sampled (linear, rotations spherical). */
+function posedWorlds(scene: InterchangeScene, t: number): Matrix4[] {
+  const nodes = scene.nodes.map((n) => ({ ...n }));
+  for (const a of scene.animations)
+    for (const [ch, field] of [["translations", "translation"], ["rotations", "rotation"], ["scales", "scale"]] as const)
+      if (a[ch]) (nodes[a.node][field] as number[]) = sample({ times: a.times, values: a[ch] as number[][] }, t, ch === "rotations");
+  return worldMatrices({ ...scene, nodes });
+}
+
+/** Per vertex, the weight of each of the skin's joints (slot order is free). */
+const perJoint = (m: InterchangeScene["meshes"][number], joints: number, v: number) => {
+  const out = new Array(joints).fill(0);
+  for (let k = 0; k < 4; k++) out[m.joints![v * 4 + k]] += m.weights![v * 4 + k];
+  return out;
+};
+
+/** Compares the skins (by joint names) and the joints' world matrices at rest and at `times`. */
+function expectSameSkins(src: InterchangeScene, dst: InterchangeScene, times: number[]) {
+  const skinned = src.nodes.filter((n) => n.skin !== undefined);
+  expect(skinned.length).toBeGreaterThan(0);
+  for (const n of skinned) {
+    const d = dst.nodes.find((x) => x.name === n.name)!;
+    expect(d.skin, `${n.name} skin`).toBeDefined();
+    const s = src.skins![n.skin!], ds = dst.skins![d.skin!];
+    expect(ds.joints.map((j) => dst.nodes[j].name)).toEqual(s.joints.map((j) => src.nodes[j].name));
+    close(ds.inverseBindMatrices, s.inverseBindMatrices, 1e-5, "inverse bind matrices");
+    const m = src.meshes[n.mesh!], dm = dst.meshes[d.mesh!];
+    close(dm.positions, m.positions, 1e-6, "positions");
+    for (let v = 0; v < m.positions.length / 3; v++) close(perJoint(dm, ds.joints.length, v), perJoint(m, s.joints.length, v), 1e-6, `weights of vertex ${v}`);
+    for (const t of [undefined, ...times]) {
+      const [ws, wd] = t === undefined ? [worldMatrices(src), worldMatrices(dst)] : [posedWorlds(src, t), posedWorlds(dst, t)];
+      s.joints.forEach((j, k) => close(wd[ds.joints[k]].elements, ws[j].elements, 1e-4, `world matrix of ${src.nodes[j].name} at ${t ?? "rest"}`));
+    }
+  }
+}
+
+function expectSameMorphs(src: InterchangeScene, dst: InterchangeScene) {
+  const morphed = src.nodes.filter((n) => n.mesh !== undefined && src.meshes[n.mesh].morphTargets?.length);
+  expect(morphed.length).toBeGreaterThan(0);
+  for (const n of morphed) {
+    const dn = dst.nodes.find((x) => x.name === n.name)!;
+    const m = src.meshes[n.mesh!], dm = dst.meshes[dn.mesh!];
+    expect(dm.morphTargets!.map((t) => t.name)).toEqual(m.morphTargets!.map((t) => t.name));
+    m.morphTargets!.forEach((t, k) => close(dm.morphTargets![k].positions, t.positions, 1e-6, `target ${t.name}`));
+    m.morphTargets!.forEach((t, k) => close(dm.morphTargets![k].normals, t.normals, 1e-6, `target ${t.name} normals`));
+    expect(dn.morphWeights ?? dm.morphWeights).toEqual(n.morphWeights ?? m.morphWeights);
+    const keys = (s: InterchangeScene, node: number) => s.animations.filter((a) => a.node === node && a.weights);
+    const [a] = keys(src, src.nodes.indexOf(n)), [da] = keys(dst, dst.nodes.indexOf(dn));
+    expect(!!da, "weight keys read back").toBe(!!a);
+    if (a) (close(da.times, a.times, 1e-6, "key times"), close(da.weights!.flat(), a.weights!.flat(), 1e-6, "key weights"));
+  }
+}
+
+describe("USDA skins and morph targets (UsdSkel)", () => {
+  it("keep joints, weights, bind matrices and the animated pose (03_skinned_cylinder)", async () => {
+    const src = (await readAsset("03_skinned_cylinder")).scene;
+    const { enc, dec, text } = await viaUsd(src, "cyl");
+    expect(enc.warnings).toEqual([]);
+    expect(dec.warnings).toEqual([]);
+    expect(text).toMatch(/^def SkelRoot "cyl"/m);
+    expect(text).toContain('uniform token[] joints = ["Joint_One", "Joint_One/Joint_Two", "Joint_One/Joint_Two/Joint_Three", "Joint_One/Joint_Two/Joint_Three/Joint_Four"]');
+    expect(text).toMatch(/int\[\] primvars:skel:jointIndices = \[[^\]]*\] \(\s*elementSize = 4\s*interpolation = "vertex"\s*\)/);
+    // Joints are the Skeleton's, not Xforms; everything else keeps its place in the hierarchy.
+    const parents = (s: InterchangeScene) => s.nodes.map((n) => [n.name, n.parent === null ? null : s.nodes[n.parent].name]).sort();
+    expect(parents(dec.scene)).toEqual(parents(src));
+    expect(text).not.toMatch(/def Xform "Joint_/);
+    expectSameSkins(src, dec.scene, [0.3, 1.01, 1.77]);
+  });
+
+  it("keep morph target names, offsets, normals, default weights and weight keys (01_morphed_cube)", async () => {
+    const src = (await readAsset("01_morphed_cube")).scene;
+    const { enc, dec, text } = await viaUsd(src, "cube");
+    expect(enc.warnings).toEqual([]);
+    expect(dec.warnings).toEqual([]);
+    expect(text).toContain('uniform token[] skel:blendShapes = ["Bottom", "Top"]');
+    expect(text).toMatch(/def BlendShape "Top"/);
+    expectSameMorphs(src, dec.scene);
+  });
+
+  it("leave an animated cube without skin as plain xformOp keys (03_animated_cube)", async () => {
+    const src = (await readAsset("03_animated_cube")).scene;
+    const { dec, text } = await viaUsd(src, "anim");
+    expect(text).not.toMatch(/Skel/);
+    expect(dec.warnings).toEqual([]);
+    const cube = (s: InterchangeScene) => s.nodes.findIndex((n) => n.name === "Cube");
+    for (const t of [0.3, 1.01, 1.77]) close(posedWorlds(dec.scene, t)[cube(dec.scene)].elements, posedWorlds(src, t)[cube(src)].elements, 1e-4, `cube at ${t}`);
+  });
+
+  it("write matrices as USD row vectors: translation in the last row, and read them back so", async () => {
+    const joint = (name: string, parent: number | null, y: number) => ({ name, parent, translation: [0, y, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number] });
+    const scene: InterchangeScene = {
+      nodes: [joint("Hip", null, 0.5), joint("Knee", 0, 2), { ...joint("Leg", null, 0), mesh: 0, skin: 0 }],
+      meshes: [{ name: "Tri", positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), normals: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1), indices: Uint32Array.of(0, 1, 2), joints: Uint16Array.of(1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0), weights: Float32Array.of(1, 0, 0, 0, 0.25, 0.75, 0, 0, 1, 0, 0, 0) }],
+      materials: [], animations: [],
+      skins: [{ name: "Rig", joints: [1, 0], inverseBindMatrices: Float32Array.from([...new Matrix4().makeTranslation(0, -2.5, 0).elements, ...new Matrix4().makeTranslation(0, -0.5, 0).elements]) }],
+    };
+    const { dec, text } = await viaUsd(scene, "rows");
+    expect(text).toContain("uniform matrix4d[] bindTransforms = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0.5, 0, 1)), ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 2.5, 0, 1))]");
+    expect(text).toContain("uniform matrix4d[] restTransforms = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0.5, 0, 1)), ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 2, 0, 1))]");
+    // The skin lists Knee first, the Skeleton parents first: skel:joints keeps the skin's order.
+    expect(text).toContain('uniform token[] skel:joints = ["Hip/Knee", "Hip"]');
+    expect(text).toContain("elementSize = 2");
+    expectSameSkins(scene, dec.scene, []);
+  });
+
+  it("survive a Blender → Unity transfer through USDA (Kiln's axis and unit conversion both ways)", async () => {
+    for (const name of ["03_skinned_cylinder", "01_morphed_cube"]) {
+      type State = Map<string, SceneEntity>;
+      const state = new Map(initialState()) as State;
+      const importInto = (app: AppId, scene: InterchangeScene, group: string) => {
+        const out = applyOperation(state, { tool: "import_asset", app, params: { plan: planImport(app, scene, group).plan } });
+        applyChanges(state, out.changes);
+        return (out.result as { roots: string[] }).roots[0];
+      };
+      const src = (await readAsset(name)).scene;
+      const root = importInto("blender", src, name);
+      const options = { applyModifiers: true, includeAnimations: true };
+      const sent = await viaUsd(exportAsset(state, "blender", root, options).scene, name);
+      expect(sent.enc.warnings.filter((w) => /skin|morph|joint/.test(w))).toEqual([]);
+      expect(sent.dec.warnings).toEqual([]);
+      const unityRoot = importInto("unity", sent.dec.scene, root);
+      const back = exportAsset(state, "unity", unityRoot, options).scene;
+      if (src.skins) expectSameSkins(src, back, [0.3, 1.01, 1.77]);
+      else expectSameMorphs(src, back);
+    }
+  });
+});
+
+/** Pixar's UsdSkel "arm" example (schema overview), with a triangle for the arm. */
+const ARM = `#usda 1.0
+(
+    startTimeCode = 1
+    endTimeCode = 10
+    metersPerUnit = 0.01
+)
+def SkelRoot "Model" (
+    prepend apiSchemas = ["SkelBindingAPI"]
+)
+{
+    def Skeleton "Skel" (
+        prepend apiSchemas = ["SkelBindingAPI"]
+    )
+    {
+        uniform token[] joints = ["Shoulder", "Shoulder/Elbow", "Shoulder/Elbow/Hand"]
+        uniform matrix4d[] bindTransforms = [
+            ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)),
+            ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,2,1)),
+            ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,4,1))
+        ]
+        uniform matrix4d[] restTransforms = [
+            ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)),
+            ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,2,1)),
+            ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,2,1))
+        ]
+        def SkelAnimation "Anim" {
+            uniform token[] joints = ["Shoulder/Elbow"]
+            float3[] translations = [(0,0,2)]
+            quatf[] rotations.timeSamples = {
+                1: [(1,0,0,0)],
+                10: [(0.7071, 0.7071, 0, 0)]
+            }
+            half3[] scales = [(1,1,1)]
+        }
+        rel skel:animationSource = <Anim>
+    }
+    def Mesh "Arm" (
+        prepend apiSchemas = ["SkelBindingAPI"]
+    )
+    {
+        int[] faceVertexCounts = [3]
+        int[] faceVertexIndices = [0, 1, 2]
+        point3f[] points = [(0.5,0,0), (0.5,0,2), (0.5,0,4)]
+        uniform token subdivisionScheme = "none"
+        int[] primvars:skel:jointIndices = [0, 1, 2] (
+            elementSize = 1
+            interpolation = "vertex"
+        )
+        float[] primvars:skel:jointWeights = [1, 1, 1] (
+            elementSize = 1
+            interpolation = "vertex"
+        )
+        rel skel:skeleton = <../Skel>
+    }
+}
+`;
+
+describe("UsdSkel written by other tools", () => {
+  it("reads Pixar's arm example: relative paths, one joint animated, centimetres", async () => {
+    const { scene, warnings } = await decode("usd", new Map([["arm.usda", bytes(ARM)]]), "arm.usda");
+    expect(warnings.filter((w) => !/normals computed/.test(w))).toEqual([]);
+    const names = scene.nodes.map((n) => n.name);
+    // The untransformed mesh is its parent's attachment, as for any USD mesh.
+    expect(names).toEqual(["Model", "Shoulder", "Elbow", "Hand"]);
+    expect(scene.nodes[0].mesh).toBe(0);
+    const skin = scene.skins![scene.nodes[0].skin!];
+    expect(skin.joints.map((j) => scene.nodes[j].name)).toEqual(["Shoulder", "Elbow", "Hand"]);
+    // Bind translation (0, 0, 4) cm in the last row: the inverse bind moves -0.04 m along Z.
+    close(skin.inverseBindMatrices.slice(32), new Matrix4().makeTranslation(0, 0, -0.04).elements, 1e-7, "hand inverse bind");
+    expect(scene.nodes[3].translation).toEqual([0, 0, 0.02]);
+    const [a] = scene.animations;
+    expect(scene.nodes[a.node].name).toBe("Elbow");
+    expect(a.times).toEqual([1 / 24, 10 / 24]);
+    expect(a.translations).toBeUndefined(); // unsampled: the node's own value
+    // At frame 10 the elbow has turned 90° about X: the hand's 2 cm along Z now point along -Y.
+    const hand = posedWorlds(scene, 10 / 24)[3];
+    close([hand.elements[12], hand.elements[13], hand.elements[14]], [0, -0.02, 0.02], 1e-5, "hand at frame 10");
+    expect(Array.from(scene.meshes[0].weights!)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+  });
+});
