@@ -10,7 +10,7 @@
  * and every number must be finite (LimitError, a 400 ASSET_UNREADABLE naming the limit).
  */
 import { Matrix4, Quaternion, Vector3 } from "three";
-import { budget } from "./limits";
+import { budget, LIMITS } from "./limits";
 import { decomposeTrs, type InterchangeAnimation, type InterchangeMorphTarget, type InterchangeScene } from "./interchange";
 import type { ReadMesh } from "./usd-mesh";
 import type { UsdDict, UsdPath, UsdPrim, UsdProperty, UsdValue } from "./usda-parse";
@@ -51,6 +51,7 @@ const tokenList = (v: UsdValue | undefined, what: string): string[] => {
 };
 
 interface ReadSkeleton {
+  id: number;
   name: string;
   joints: number[];
   paths: string[];
@@ -103,12 +104,14 @@ export class SkelReader {
       if (root && rootTurn) m.premultiply(rootTurn);
       this.scene.nodes.push({ name: names[k] ?? path.slice(path.lastIndexOf("/") + 1), parent: root ? parent : first + parentOf[k], ...decomposeTrs(m) });
     });
-    // Joints before their parents in the list are allowed by the paths, but a node's parent must exist: it does (all pushed above).
     const joints = paths.map((_, k) => first + k);
-    // Without bindTransforms, joints bind at rest (skeleton space).
+    // Without bindTransforms, joints bind at rest (skeleton space): parents first, by path depth, without recursion.
     const world: Matrix4[] = [];
-    const restWorld = (k: number): Matrix4 => (world[k] ??= parentOf[k] >= 0 ? restWorld(parentOf[k]).clone().multiply(rest![k]) : rest![k].clone());
-    const skel: ReadSkeleton = { name: kilnName(p) ?? p.name, joints, paths, bind: bind ?? paths.map((_, k) => restWorld(k)), blendShapes: [] };
+    if (!bind) {
+      const byDepth = paths.map((path, k) => [path.split("/").length, k]).sort((a, b) => a[0] - b[0]);
+      for (const [, k] of byDepth) world[k] = parentOf[k] >= 0 ? world[parentOf[k]].clone().multiply(rest[k]) : rest[k].clone();
+    }
+    const skel: ReadSkeleton = { id: this.skeletons.size, name: kilnName(p) ?? p.name, joints, paths, bind: bind ?? world, blendShapes: [] };
     this.skeletons.set(p.path, skel);
     const source = inherited(this.prims, p.path, "skel:animationSource");
     const animPath = source && target(source.prim, source.prop);
@@ -135,6 +138,7 @@ export class SkelReader {
       if (!prop) return undefined;
       const samples = prop.timeSamples && [...prop.timeSamples.entries()].sort((a, b) => a[0] - b[0]);
       if (samples?.length) {
+        budget(samples.length <= LIMITS.keyframes, `${what}: animation ${key} has ${samples.length} time samples; at most ${LIMITS.keyframes} are read`);
         budget(samples.every(([t]) => Number.isFinite(t)), `${what}: animation ${key} has a time that is not finite`);
         return { times: samples.map(([t]) => t / this.tcps), values: samples.map(([, v]) => checked(v, key, width, listed.length)) };
       }
@@ -181,6 +185,7 @@ export class SkelReader {
     const weights = anim.properties.get("blendShapeWeights");
     if (weights?.value !== undefined && weights.value !== null) skel.weights = checked(weights.value, "blendShapeWeights", 1, skel.blendShapes.length);
     const samples = weights?.timeSamples && [...weights.timeSamples.entries()].sort((a, b) => a[0] - b[0]);
+    budget((samples?.length ?? 0) <= LIMITS.keyframes, `${what}: animation blendShapeWeights has ${samples?.length} time samples; at most ${LIMITS.keyframes} are read`);
     if (samples?.length) skel.weightSamples = { times: samples.map(([t]) => t / this.tcps), values: samples.map(([, v]) => checked(v, "blendShapeWeights", 1, skel.blendShapes.length)) };
   }
 
@@ -222,6 +227,7 @@ export class SkelReader {
     const needed = interp === "constant" ? size : read.points * size;
     budget(indices.length === weights.length, `${what}: ${indices.length} joint indices but ${weights.length} joint weights`);
     budget(indices.length >= needed, `${what}: ${interp} joint influences of elementSize ${size} need ${needed} values but the file holds ${indices.length}`);
+    if (p.properties.get("primvars:skel:skinningMethod")?.value === "dualQuaternion") this.warn(`${what}: dual quaternion skinning read as linear blend skinning`);
     const order = p.properties.get("skel:joints")?.value;
     const skinPaths = order === undefined || order === null ? skel.paths : tokenList(order, `${what}: skel:joints`);
     const byPath = new Map(skel.paths.map((path, k) => [path, k]));
@@ -243,7 +249,7 @@ export class SkelReader {
       geom.fromArray(g);
       for (const e of [12, 13, 14]) geom.elements[e] *= this.mpu;
     }
-    const key = `${skel.paths.length}:${skinPaths.join("\n")}|${geom.elements.join(",")}|${[...this.skeletons.values()].indexOf(skel)}`;
+    const key = `${skel.id}|${skinPaths.join("\n")}|${geom.elements.join(",")}`;
     let skin = this.skinIndex.get(key);
     if (skin === undefined) {
       const ibm = new Float32Array(16 * jointAt.length);

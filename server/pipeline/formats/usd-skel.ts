@@ -83,7 +83,8 @@ export function planSkeletons(scene: InterchangeScene, warn: (m: string) => void
     merged = false;
     outer: for (let a = 0; a < groups.length; a++)
       for (let b = a + 1; b < groups.length; b++)
-        if ([...groups[b].nodes].some((n) => groups[a].nodes.has(n))) {
+        // A Skeleton sits under its parent's Xform, which a joint has not: such groups merge too.
+        if ([...groups[b].nodes].some((n) => groups[a].nodes.has(n)) || groups[b].nodes.has(groups[a].parent ?? -1) || groups[a].nodes.has(groups[b].parent ?? -1)) {
           groups[a] = { skins: [...groups[a].skins, ...groups[b].skins], ...close(scene, new Set([...groups[a].nodes, ...groups[b].nodes])) };
           groups = groups.filter((_, k) => k !== b);
           merged = true;
@@ -99,18 +100,20 @@ export function planSkeletons(scene: InterchangeScene, warn: (m: string) => void
       return d;
     };
     const joints = [...g.nodes].sort((a, b) => depth(a) - depth(b) || a - b);
-    const ids = new Map<number, string>();
-    const paths: string[] = [];
-    for (const j of joints) {
+    // Paths unique among siblings (USD paths name joints), as prim names are.
+    const pathOf = new Map<number, string>();
+    const taken = new Set<string>();
+    const paths = joints.map((j) => {
       const parent = scene.nodes[j].parent;
-      const siblings = new Set(joints.filter((o) => ids.has(o) && scene.nodes[o].parent === parent).map((o) => ids.get(o)!));
+      const prefix = parent !== null && pathOf.has(parent) ? `${pathOf.get(parent)}/` : "";
       const base = usdId(scene.nodes[j].name);
-      let id = base;
-      for (let k = 2; siblings.has(id); k++) id = `${base}_${k}`;
-      ids.set(j, id);
-      const parentPath = parent !== null && g.nodes.has(parent) ? paths[joints.indexOf(parent)] : undefined;
-      paths.push(parentPath === undefined ? id : `${parentPath}/${id}`);
-    }
+      let path = prefix + base;
+      for (let k = 2; taken.has(path); k++) path = `${prefix}${base}_${k}`;
+      taken.add(path);
+      pathOf.set(j, path);
+      return path;
+    });
+    const at = new Map(joints.map((j, k) => [j, k]));
     // Bind matrices from the first skin naming the joint; joints no skin names (in between) bind at rest.
     const world = restInSkeleton(scene, joints, g.parent);
     const bind = joints.map((_, k) => world[k]);
@@ -119,9 +122,9 @@ export function planSkeletons(scene: InterchangeScene, warn: (m: string) => void
       const skin = skins[s];
       skin.joints.forEach((j, k) => {
         const m = new Matrix4().fromArray(skin.inverseBindMatrices, 16 * k).invert();
-        const at = joints.indexOf(j);
-        if (!fromSkin.has(j)) (bind[at] = m), fromSkin.add(j);
-        else if (!m.equals(bind[at]) && m.elements.some((v, e) => Math.abs(v - bind[at].elements[e]) > 1e-5)) warn(`usd: bind pose of joint "${scene.nodes[j].name}" differs between skins; skin "${skin.name}" written with the first one's`);
+        const k2 = at.get(j)!;
+        if (!fromSkin.has(j)) (bind[k2] = m), fromSkin.add(j);
+        else if (m.elements.some((v, e) => Math.abs(v - bind[k2].elements[e]) > 1e-5)) warn(`usd: bind pose of joint "${scene.nodes[j].name}" differs between skins; skin "${skin.name}" written with the first one's`);
       });
     }
     const skel = plan.skeletons.push({ name: skins[g.skins[0]].name, parent: g.parent, joints, paths, bind, morphs: [] }) - 1;
@@ -194,8 +197,14 @@ export function sample(track: Track, t: number, rotation: boolean): number[] {
   const { times, values } = track;
   if (t <= times[0]) return values[0];
   if (t >= times[times.length - 1]) return values[values.length - 1];
-  let k = 1;
-  while (times[k] < t) k++;
+  // Binary search: the first key at or after t (readers call this for every key of long tracks).
+  let lo = 1, hi = times.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  const k = lo;
   const u = (t - times[k - 1]) / (times[k] - times[k - 1]);
   if (rotation) {
     const q = new Quaternion(...(values[k - 1] as [number, number, number, number])).slerp(new Quaternion(...(values[k] as [number, number, number, number])), u);
@@ -225,7 +234,8 @@ export function skeletonLines(scene: InterchangeScene, s: PlannedSkeleton, id: s
 /** SkelAnimation: animated joints' TRS sampled at the union of their key times; morph weights likewise. */
 function animationLines(scene: InterchangeScene, s: PlannedSkeleton, animated: number[], pad: string): string[] {
   const q = pad + "    ";
-  const out = [`${pad}def SkelAnimation "Animation"`, `${pad}{`, `${q}uniform token[] joints = ${tokens(animated.map((j) => s.paths[s.joints.indexOf(j)]))}`];
+  const index = new Map(s.joints.map((j, k) => [j, k]));
+  const out = [`${pad}def SkelAnimation "Animation"`, `${pad}{`, `${q}uniform token[] joints = ${tokens(animated.map((j) => s.paths[index.get(j)!]))}`];
   const byJoint = animated.map((j) => tracks(scene, j));
   const channels = [["translations", "float3", "translation"], ["rotations", "quatf", "rotation"], ["scales", "half3", "scale"]] as const;
   for (const [ch, type, field] of channels) {
