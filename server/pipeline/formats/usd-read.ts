@@ -34,7 +34,9 @@ const quat = (v: Vec) => new Quaternion(v[1], v[2], v[3], v[0]);
 function opMatrix(op: string, v: UsdValue): Matrix4 | null {
   const a = vec(v);
   const kind = op.split(":")[1];
-  if (kind === "transform" && a?.length === 16) return new Matrix4().fromArray(a); // USD row vectors = three column-major order
+  // USD row vectors = three column-major order; a single matrix4d parses as nested tuples.
+  const flat = a?.flat(2) as Vec | undefined;
+  if (kind === "transform" && flat?.length === 16 && flat.every((x) => typeof x === "number")) return new Matrix4().fromArray(flat);
   if (typeof v === "number" && /^rotate[XYZ]$/.test(kind)) return new Matrix4().makeRotationAxis(new Vector3(+(kind === "rotateX"), +(kind === "rotateY"), +(kind === "rotateZ")), (v * Math.PI) / 180);
   if (!a) return null;
   if (kind === "translate") return new Matrix4().makeTranslation(a[0], a[1], a[2]);

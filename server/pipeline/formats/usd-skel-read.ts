@@ -18,6 +18,8 @@ import { sample } from "./usd-skel";
 
 type Vec = number[];
 const vec = (v: UsdValue | undefined): Vec | undefined => (Array.isArray(v) && v.every((x) => typeof x === "number") ? (v as Vec) : undefined);
+/** A single matrix4d value, `((a, b, c, d), …)`, parses as nested tuples: flattened here. */
+const matrix = (v: UsdValue | undefined): Vec | undefined => (Array.isArray(v) ? vec(v.flat(2) as UsdValue[]) : undefined);
 const finite = (v: ArrayLike<number>) => {
   for (let k = 0; k < v.length; k++) if (!Number.isFinite(v[k])) return false;
   return true;
@@ -242,7 +244,7 @@ export class SkelReader {
       budget(Number.isFinite(weights[k]), `${what}: a joint weight is not finite`);
     }
     // Inverse bind matrices: (G⁻¹·B)⁻¹ = B⁻¹·G in column form, G the mesh's bind-time transform.
-    const g = vec(p.properties.get("primvars:skel:geomBindTransform")?.value);
+    const g = matrix(p.properties.get("primvars:skel:geomBindTransform")?.value);
     const geom = new Matrix4();
     if (g) {
       budget(g.length === 16 && finite(g), `${what}: geomBindTransform is not 16 finite numbers`);

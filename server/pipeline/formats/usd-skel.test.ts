@@ -238,3 +238,133 @@ describe("UsdSkel written by other tools", () => {
     expect(Array.from(scene.meshes[0].weights!)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
   });
 });
+
+/** In the style of Blender's USD exporter: Z up, a SkelRoot armature, faceVarying normals, a geomBindTransform, sparse shape keys. */
+const BLENDER_STYLE = `#usda 1.0
+(
+    defaultPrim = "root"
+    metersPerUnit = 1
+    upAxis = "Z"
+    timeCodesPerSecond = 24
+)
+def Xform "root"
+{
+    def SkelRoot "Armature"
+    {
+        matrix4d xformOp:transform = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
+        uniform token[] xformOpOrder = ["xformOp:transform"]
+
+        def Skeleton "Armature" (
+            prepend apiSchemas = ["SkelBindingAPI"]
+        )
+        {
+            uniform matrix4d[] bindTransforms = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)), ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 1, 1))]
+            uniform token[] joints = ["Bone", "Bone/Bone_001"]
+            uniform matrix4d[] restTransforms = [((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)), ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 1, 1))]
+            rel skel:animationSource = </root/Armature/Armature/Anim>
+
+            def SkelAnimation "Anim"
+            {
+                uniform token[] joints = ["Bone", "Bone/Bone_001"]
+                float3[] translations = [(0, 0, 0), (0, 0, 1)]
+                quatf[] rotations.timeSamples = {
+                    1: [(1, 0, 0, 0), (1, 0, 0, 0)],
+                    25: [(1, 0, 0, 0), (0.70710677, 0.70710677, 0, 0)],
+                }
+                half3[] scales = [(1, 1, 1), (1, 1, 1)]
+                uniform token[] blendShapes = ["Key_1"]
+                float[] blendShapeWeights.timeSamples = {
+                    1: [0],
+                    25: [1],
+                }
+            }
+        }
+
+        def Xform "Grid"
+        {
+            def Mesh "Grid" (
+                prepend apiSchemas = ["SkelBindingAPI"]
+            )
+            {
+                int[] faceVertexCounts = [4]
+                int[] faceVertexIndices = [0, 1, 2, 3]
+                normal3f[] normals = [(0, -1, 0), (0, -1, 0), (0, -1, 0), (0, -1, 0)] (
+                    interpolation = "faceVarying"
+                )
+                point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 0, 2), (0, 0, 2)]
+                int[] primvars:skel:jointIndices = [0, 1, 0, 1, 1, 0, 1, 0] (
+                    elementSize = 2
+                    interpolation = "vertex"
+                )
+                float[] primvars:skel:jointWeights = [1, 0, 1, 0, 1, 0, 1, 0] (
+                    elementSize = 2
+                    interpolation = "vertex"
+                )
+                matrix4d primvars:skel:geomBindTransform = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0.5, 1))
+                uniform token[] skel:blendShapes = ["Key_1"]
+                rel skel:blendShapeTargets = </root/Armature/Grid/Grid/Key_1>
+                rel skel:skeleton = </root/Armature/Armature>
+                uniform token subdivisionScheme = "none"
+
+                def BlendShape "Key_1"
+                {
+                    uniform vector3f[] offsets = [(0, 0, 0.25)]
+                    uniform int[] pointIndices = [2]
+                }
+            }
+        }
+    }
+}
+`;
+
+describe("UsdSkel in the style of Blender's USD exporter", () => {
+  it("reads joints, faceVarying corners skinned by their points, a geomBindTransform and a sparse shape key, Z up", async () => {
+    const { scene, warnings } = await decode("usd", new Map([["b.usda", bytes(BLENDER_STYLE)]]), "b.usda");
+    expect(warnings.filter((w) => !/triangulated/.test(w))).toEqual([]);
+    const grid = scene.nodes.find((n) => n.name === "Grid")!;
+    const mesh = scene.meshes[grid.mesh!], skin = scene.skins![grid.skin!];
+    expect(skin.joints.map((j) => scene.nodes[j].name)).toEqual(["Bone", "Bone_001"]);
+    // The inverse bind is bind⁻¹ · geomBind: Bone_001's takes 1 off Z and adds the mesh's 0.5.
+    close(skin.inverseBindMatrices.slice(16), new Matrix4().makeTranslation(0, 0, -0.5).elements, 1e-7, "Bone_001 inverse bind");
+    // Four corners (faceVarying normals): each takes its point's influences.
+    const byCorner = [0, 1, 2, 3].map((v) => [mesh.joints![4 * v], mesh.weights![4 * v]]);
+    const pointOfCorner = [0, 1, 2, 3].map((v) => [0, 1, 2, 3].find((p) => [0, 0, 0, 1, 0, 0, 1, 0, 2, 0, 0, 2].slice(3 * p, 3 * p + 3).every((x, k) => Math.abs(x - mesh.positions[3 * v + k]) < 1e-6))!);
+    expect(byCorner).toEqual(pointOfCorner.map((p) => [p < 2 ? 0 : 1, 1]));
+    const key = mesh.morphTargets![0];
+    expect(key.name).toBe("Key_1");
+    const moved = pointOfCorner.findIndex((p) => p === 2);
+    close(key.positions.slice(3 * moved, 3 * moved + 3), [0, 0, 0.25], 1e-7, "sparse offset of point 2");
+    expect(Array.from(key.positions).filter((x) => x !== 0)).toHaveLength(1);
+    expect(scene.animations.find((a) => a.weights)).toMatchObject({ node: scene.nodes.indexOf(grid), times: [1 / 24, 25 / 24], weights: [[0], [1]] });
+    // Z up: the armature stands upright, Bone_001 one metre above Bone along +Y.
+    const worlds = worldMatrices(scene);
+    const bone1 = worlds[scene.nodes.findIndex((n) => n.name === "Bone_001")];
+    close([bone1.elements[12], bone1.elements[13], bone1.elements[14]], [0, 1, 0], 1e-6, "Bone_001 world position");
+  });
+});
+
+describe("skins the writer has to arrange", () => {
+  it("puts two skins sharing joints on one Skeleton and moves a node out from under a joint, with a warning", async () => {
+    const node = (name: string, parent: number | null, t: [number, number, number], extra = {}) => ({ name, parent, translation: t, rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number], ...extra });
+    const tri = (name: string) => ({ name, positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), normals: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1), indices: Uint32Array.of(0, 1, 2), joints: Uint16Array.of(0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0), weights: Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0) });
+    const ibm = (...ys: number[]) => Float32Array.from(ys.flatMap((y) => new Matrix4().makeTranslation(0, -y, 0).elements));
+    const scene: InterchangeScene = {
+      nodes: [node("Rig", null, [0, 0, 0]), node("A", 0, [0, 1, 0]), node("B", 1, [0, 1, 0]), node("C", 2, [0, 1, 0]), node("Prop", 2, [1, 0, 0]), node("M1", null, [0, 0, 0], { mesh: 0, skin: 0 }), node("M2", null, [0, 0, 0], { mesh: 1, skin: 1 })],
+      meshes: [tri("T1"), tri("T2")], materials: [],
+      animations: [{ node: 2, times: [0, 1], rotations: [[0, 0, 0, 1], [Math.SQRT1_2, 0, 0, Math.SQRT1_2]] }],
+      skins: [{ name: "S1", joints: [1, 2], inverseBindMatrices: ibm(1, 2) }, { name: "S2", joints: [2, 3], inverseBindMatrices: ibm(2, 3) }],
+    };
+    const { enc, dec, text } = await viaUsd(scene, "two");
+    expect(text.match(/def Skeleton /g)).toHaveLength(1);
+    expect(text).toContain('uniform token[] joints = ["A", "A/B", "A/B/C"]');
+    expect(enc.warnings).toEqual(['usd: node "Prop" moved out from under joint "B" (USD has no prims below joints), at its rest placement; animation no longer moves it']);
+    expect(dec.warnings).toEqual([]);
+    const { Prop: _moved, ...rest } = Object.fromEntries(scene.nodes.map((n) => [n.name, n]));
+    void _moved;
+    expect(Object.keys(rest).length).toBe(6);
+    expectSameSkins(scene, dec.scene, [0.5]);
+    const prop = dec.scene.nodes.find((n) => n.name === "Prop")!;
+    expect(dec.scene.nodes[prop.parent!].name).toBe("Rig");
+    close(worldMatrices(dec.scene)[dec.scene.nodes.indexOf(prop)].elements, worldMatrices(scene)[4].elements, 1e-6, "Prop at rest");
+  });
+});
