@@ -367,4 +367,22 @@ describe("skins the writer has to arrange", () => {
     expect(dec.scene.nodes[prop.parent!].name).toBe("Rig");
     close(worldMatrices(dec.scene)[dec.scene.nodes.indexOf(prop)].elements, worldMatrices(scene)[4].elements, 1e-6, "Prop at rest");
   });
+
+  it("keeps a morphed mesh's own default weights apart from two nodes' weights, and sparse targets", async () => {
+    const n = (name: string, morphWeights?: number[]) => ({ name, parent: null, translation: [0, 0, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number], mesh: 0, ...(morphWeights ? { morphWeights } : {}) });
+    const positions = new Float32Array(3 * 10).map((_, k) => k % 7);
+    const scene: InterchangeScene = {
+      nodes: [n("A", [0.25, 1]), n("B")],
+      meshes: [{ name: "Strip", positions, normals: new Float32Array(30).fill(0).map((_, k) => (k % 3 === 2 ? 1 : 0)), indices: Uint32Array.of(0, 1, 2, 3, 4, 5), morphTargets: [{ name: "one point", positions: new Float32Array(30).fill(0).fill(0.5, 9, 12) }, { name: "all", positions: new Float32Array(30).fill(0.125) }], morphWeights: [0.5, 0] }],
+      materials: [], animations: [{ node: 1, times: [0, 0.5], weights: [[0, 0], [1, 0.5]] }],
+    };
+    const { enc, dec, text } = await viaUsd(scene, "strip");
+    expect(enc.warnings).toEqual([]);
+    expect(text).toContain("uniform int[] pointIndices = [3]");
+    expect(text).toContain("float[] kilnMorphWeights = [0.5, 0]");
+    expectSameMorphs(scene, dec.scene);
+    expect(dec.scene.meshes.map((m) => m.morphTargets!.map((t) => t.name))).toEqual([["one point", "all"]]);
+    expect(dec.scene.meshes[0].morphWeights).toEqual([0.5, 0]);
+    expect(dec.scene.nodes.map((x) => x.morphWeights)).toEqual([[0.25, 1], undefined]);
+  });
 });

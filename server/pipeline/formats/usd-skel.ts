@@ -76,7 +76,11 @@ function close(scene: InterchangeScene, joints: Set<number>): { nodes: Set<numbe
 /** Plans the Skeletons of a scene (see the module comment); `warn` names what moves or drops. */
 export function planSkeletons(scene: InterchangeScene, warn: (m: string) => void): SkelPlan {
   const skins = scene.skins ?? [];
-  const usedSkins = [...new Set(scene.nodes.flatMap((n) => (n.skin !== undefined && n.mesh !== undefined && scene.meshes[n.mesh].joints ? [n.skin] : [])))];
+  const usedSkins = [...new Set(scene.nodes.flatMap((n) => (n.skin !== undefined && n.mesh !== undefined && scene.meshes[n.mesh].joints ? [n.skin] : [])))].filter((s) => {
+    if (skins[s].joints.length) return true;
+    warn(`usd: skin "${skins[s].name}" has no joints; dropped`);
+    return false;
+  });
   // Merge skins whose closed joint sets meet until none do (each pass merges at least two groups).
   let groups = usedSkins.map((s) => ({ skins: [s], ...close(scene, new Set(skins[s].joints)) }));
   for (let merged = true; merged; ) {
@@ -287,8 +291,8 @@ export function meshSkelLines(scene: InterchangeScene, plan: SkelPlan, i: number
   const lines = [`${q}rel skel:skeleton = <${skeletonPath(skel)}>`];
   const children: string[] = [];
   const data: string[] = [];
-  if (n.skin !== undefined && m.joints && m.weights) {
-    const skin = scene.skins![n.skin];
+  const skin = n.skin === undefined ? undefined : scene.skins![n.skin];
+  if (skin?.joints.length && m.joints && m.weights) {
     const skinPaths = skin.joints.map((j) => s.paths[plan.jointOf.get(j)!.index]);
     if (skinPaths.join("\n") !== s.paths.join("\n")) lines.push(`${q}uniform token[] skel:joints = ${tokens(skinPaths)}`);
     // Influences per vertex: the most any vertex has (non-zero), packed first; the rest pad with (0, 0).
