@@ -343,6 +343,27 @@ describe("UsdSkel in the style of Blender's USD exporter", () => {
   });
 });
 
+describe("UsdSkel details of the reader", () => {
+  it("turns a top-level Skeleton of a Z-up stage upright, its animated root joint too", async () => {
+    const usda = `#usda 1.0\n(\n    upAxis = "Z"\n    metersPerUnit = 1\n)\ndef Skeleton "S"\n{\n    uniform token[] joints = ["A", "A/B"]\n    uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)), ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,1,1))]\n    rel skel:animationSource = </S/Anim>\n    def SkelAnimation "Anim"\n    {\n        uniform token[] joints = ["A"]\n        float3[] translations.timeSamples = {\n            0: [(0, 0, 0)],\n            24: [(0, 0, 2)],\n        }\n    }\n}\n`;
+    const { scene, warnings } = await decode("usd", new Map([["z.usda", bytes(usda)]]), "z.usda");
+    expect(warnings).toEqual([]);
+    const b = scene.nodes.findIndex((n) => n.name === "B");
+    const at = (t: number) => Array.from(posedWorlds(scene, t)[b].elements.slice(12, 15));
+    close(at(0), [0, 1, 0], 1e-6, "B at rest, Z up read as Y up");
+    close(at(1), [0, 3, 0], 1e-6, "B after A moved 2 m up");
+  });
+
+  it("reads a matrix xformOp:transform as USD's rows (translation last)", async () => {
+    const usda = `#usda 1.0\n(\n    metersPerUnit = 0.01\n)\ndef Xform "X"\n{\n    matrix4d xformOp:transform = ((0, 1, 0, 0), (-1, 0, 0, 0), (0, 0, 1, 0), (100, 200, 300, 1))\n    uniform token[] xformOpOrder = ["xformOp:transform"]\n}\n`;
+    const { scene, warnings } = await decode("usd", new Map([["x.usda", bytes(usda)]]), "x.usda");
+    expect(warnings).toEqual([]);
+    close(scene.nodes[0].translation, [1, 2, 3], 1e-9, "translation in metres");
+    // Row vectors: the X axis maps to +Y, a +90° turn about Z.
+    close(scene.nodes[0].rotation, [0, 0, Math.SQRT1_2, Math.SQRT1_2], 1e-9, "rotation");
+  });
+});
+
 describe("skins the writer has to arrange", () => {
   it("puts two skins sharing joints on one Skeleton and moves a node out from under a joint, with a warning", async () => {
     const node = (name: string, parent: number | null, t: [number, number, number], extra = {}) => ({ name, parent, translation: t, rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number], ...extra });
