@@ -2,7 +2,9 @@
  * Real assets over HTTP (issue 15): Blender's own glTF fixtures imported with import_asset show
  * their UV sets, colours, material slots, textures, skins and morph targets in get_scene and
  * list_objects; transferred Blender → Unity as glTF they keep them, and the file passes the
- * Khronos validator; as FBX a textured asset keeps its UV sets and textures; create_material takes texture files from the project, path-confined.
+ * Khronos validator; as USDA the skinned and morphed ones keep their joints and morph targets
+ * (also read again by import_asset); as FBX a textured asset keeps its UV sets and textures;
+ * create_material takes texture files from the project, path-confined.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -49,6 +51,37 @@ describe("real assets through import_asset and transfer_asset", () => {
     const unity = await objects("unity");
     const skinned = unity.find((o) => o.asset?.skin)!;
     expect(skinned.asset!.skin.joints.length).toBe((await objects("blender")).find((o) => o.asset?.skin)!.asset!.skin.joints.length);
+  });
+
+  it("transfers the skinned cylinder and the morphed cube Blender → Unity as USDA (UsdSkel), keeping joints and morph targets, and imports that file again", async () => {
+    const scene = async (app: string) => (await kiln.ok("get_scene", { app })).objects as (Obj & { parent: string | null })[];
+    const blender = await scene("blender");
+    const top = (o: Obj) => {
+      let at = blender.find((x) => x.name === o.name)!;
+      while (at.parent) at = blender.find((x) => x.name === at.parent)!;
+      return at.name;
+    };
+    const skinned = blender.find((o) => o.asset?.skin)!, morphed = blender.find((o) => o.asset?.morph_targets)!;
+    const jointNames = (o: Obj) => o.asset!.skin.joints.map((j: string) => j.replace(/\.\d+$|_\d+$/, ""));
+    for (const src of [skinned, morphed]) {
+      const before = new Set((await objects("unity")).map((o) => o.name));
+      const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: top(src), format: "usd" });
+      expect(t.file.path).toMatch(/\.usda$/);
+      expect(t.warnings.filter((w: string) => /usd: .*(skin|morph|joint)/.test(w))).toEqual([]);
+      const usda = readFileSync(t.file.path, "utf8");
+      for (const part of src === skinned ? [/^\s*def Skeleton "/m, /primvars:skel:jointIndices/] : [/def BlendShape "Top"/]) expect(usda).toMatch(part);
+      const arrived = (await objects("unity")).filter((o) => !before.has(o.name));
+      await kiln.ok("import_asset", { app: "godot", path: t.file.path });
+      for (const got of [arrived, await objects("godot")]) {
+        if (src === skinned) {
+          const o = got.find((x) => x.asset?.skin)!;
+          expect(jointNames(o)).toEqual(jointNames(src));
+        } else {
+          const o = got.find((x) => x.asset?.morph_targets)!;
+          expect(o.asset!.morph_targets).toEqual(src.asset!.morph_targets);
+        }
+      }
+    }
   });
 
   it("transfers a textured asset with two UV sets as FBX, keeping its UV sets and textures", async () => {

@@ -215,6 +215,36 @@ describe("USDA asset data limits", () => {
     await expect(read(mesh(extra))).rejects.toThrow(message);
   });
 
+  /** A triangle skinned to a two-joint Skeleton, with `skel` added to the Skeleton and `extra` to the mesh. */
+  const skinned = (extra: string, skel = "") => `#usda 1.0\n(\n metersPerUnit = 1\n)\ndef SkelRoot "R"\n{\n  def Skeleton "S"\n  {\n    uniform token[] joints = ["A", "A/B"]\n    uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)), ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,1,0,1))]\n${skel}\n  }\n  def Mesh "M"\n  {\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n    point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n    uniform token subdivisionScheme = "none"\n    rel skel:skeleton = </R/S>\n${extra}\n  }\n}\n`;
+  const influences = (indices: string, weights: string, size = "1") => `int[] primvars:skel:jointIndices = ${indices} (\n elementSize = ${size}\n interpolation = "vertex"\n)\n float[] primvars:skel:jointWeights = ${weights} (\n elementSize = ${size}\n interpolation = "vertex"\n)`;
+  const shape = (body: string) => `uniform token[] skel:blendShapes = ["K"]\n rel skel:blendShapeTargets = [</R/M/K>]\n def BlendShape "K"\n {\n ${body}\n }`;
+
+  it("reads a well-formed skinned triangle (the base of the hostile cases below)", async () => {
+    const dec = await read(skinned(influences("[0, 1, 1]", "[1, 1, 1]"), 'def SkelAnimation "A"\n{\n uniform token[] joints = ["A/B"]\n float3[] translations.timeSamples = {\n 0: [(0, 1, 0)],\n 24: [(0, 2, 0)],\n }\n}\nrel skel:animationSource = <A>'));
+    expect(dec.scene.skins?.[0].joints.map((j) => dec.scene.nodes[j].name)).toEqual(["A", "B"]);
+    expect(dec.scene.animations[0].translations).toEqual([[0, 1, 0], [0, 2, 0]]);
+  });
+
+  it.each([
+    ["a joint index past the skeleton's joints", influences("[0, 1, 7]", "[1, 1, 1]"), "", "joint index 7 is outside its 2 joints"],
+    ["more joint indices than weights", influences("[0, 1, 1]", "[1, 1]"), "", "3 joint indices but 2 joint weights"],
+    ["an elementSize of 2,000,000,000 over three values", influences("[0, 1, 1]", "[1, 1, 1]", "2000000000"), "", "vertex joint influences of elementSize 2000000000 need 6000000000 values but the file holds 3"],
+    ["an elementSize that is not a whole number", influences("[0, 1, 1]", "[1, 1, 1]", "1.5"), "", "elementSize 1.5 is not a positive whole number"],
+    ["a NaN joint weight", influences("[0, 1, 1]", "[1, nan, 1]"), "", "a joint weight is not finite"],
+    ["skel:joints naming no joint of the skeleton", `uniform token[] skel:joints = ["A/C"]\n ${influences("[0, 0, 0]", "[1, 1, 1]")}`, "", 'skel:joints names "A/C", not a joint of its skeleton'],
+    ["bind transforms for fewer joints than declared", "", 'uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]', "restTransforms holds 16 numbers for 2 joints (16 each)"],
+    ["an infinite rest transform", "", 'uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1)), ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,inf,0,1))]', "restTransforms has a number that is not finite"],
+    ["animation keys for fewer joints than listed", "", 'def SkelAnimation "A"\n{\n uniform token[] joints = ["A", "A/B"]\n float3[] translations.timeSamples = {\n 0: [(0, 0, 0)],\n }\n}\nrel skel:animationSource = <A>', "animation translations holds 3 numbers for 2 joints (3 each)"],
+    ["a NaN animated rotation", "", 'def SkelAnimation "A"\n{\n uniform token[] joints = ["A"]\n quatf[] rotations.timeSamples = {\n 0: [(nan, 0, 0, 0)],\n }\n}\nrel skel:animationSource = <A>', "animation rotations has a number that is not finite"],
+    ["blend shape weights for fewer shapes than named", shape("uniform vector3f[] offsets = [(0,0,1), (0,0,0), (0,0,0)]"), 'def SkelAnimation "A"\n{\n uniform token[] blendShapes = ["K", "L"]\n float[] blendShapeWeights = [1]\n}\nrel skel:animationSource = <A>', "animation blendShapeWeights holds 1 numbers for 2 blend shapes (1 each)"],
+    ["blend shape point indices outside the mesh", shape("uniform vector3f[] offsets = [(0,0,1)]\n uniform int[] pointIndices = [2000000000]"), "", 'blend shape "K": pointIndices refers to point 2000000000 of 3'],
+    ["blend shape offsets short of the points", shape("uniform vector3f[] offsets = [(0,0,1)]"), "", 'blend shape "K": offsets hold 3 numbers for 3 points (3 each)'],
+    ["a NaN blend shape offset", shape("uniform vector3f[] offsets = [(0,0,nan), (0,0,0), (0,0,0)]"), "", 'blend shape "K": an offset is not finite'],
+  ])("refuses %s", async (_label, extra, skel, message) => {
+    await expect(read(skinned(extra, skel))).rejects.toThrow(message);
+  });
+
   it("reads faceVarying indexed UVs and subsets out of face order", async () => {
     const usda = `#usda 1.0\n(\n metersPerUnit = 1\n)\ndef Material "A"\n{\n}\ndef Mesh "M"\n{\n  int[] faceVertexCounts = [3, 3]\n  int[] faceVertexIndices = [0, 1, 2, 0, 2, 3]\n  point3f[] points = [(0,0,0), (1,0,0), (1,1,0), (0,1,0)]\n  uniform token subdivisionScheme = "none"\n  texCoord2f[] primvars:st = [(0, 0), (1, 1)] (\n interpolation = "faceVarying"\n)\n  int[] primvars:st:indices = [0, 1, 0, 1, 1, 1]\n  def GeomSubset "second"\n  {\n    uniform token elementType = "face"\n    uniform token familyName = "materialBind"\n    int[] indices = [1]\n    rel material:binding = </A>\n  }\n}\n`;
     const dec = await read(usda);

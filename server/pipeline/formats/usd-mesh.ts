@@ -23,7 +23,15 @@ interface Attribute { key: string; values: Vec; width: number; interp: string; i
  * What readMesh read: the mesh's index in `scene.meshes` and, with subsets, each slot's bound
  * material path (undefined: the subset has none, so USD binds the mesh's own material).
  */
-export interface ReadMesh { mesh: number; slots?: (string | undefined)[]; doubleSided: boolean }
+export interface ReadMesh {
+  mesh: number;
+  slots?: (string | undefined)[];
+  doubleSided: boolean;
+  /** The point each vertex was made from, when corners became vertices (else vertex = point). */
+  pointOf?: ArrayLike<number>;
+  /** Points of the prim (per-point data such as skin weights and blend shapes is sized by it). */
+  points: number;
+}
 
 function attribute(p: UsdPrim, key: string, width: number, fallback: string): Attribute | undefined {
   const prop = p.properties.get(key);
@@ -82,7 +90,7 @@ export function readMesh(p: UsdPrim, name: string, mpu: number, warn: (m: string
   for (const a of uvs.slice(2)) warn(`${mesh}: UV set ${a.key} dropped (at most two are read)`);
   const read = new Set(attributes.map((a) => a.key));
   for (const key of p.properties.keys())
-    if (key.startsWith("primvars:") && !key.endsWith(":indices") && !read.has(key) && !key.startsWith("primvars:normals") && !uvs.some((a) => a.key === key) && !(key.startsWith("primvars:display") && !color))
+    if (key.startsWith("primvars:") && !key.endsWith(":indices") && !read.has(key) && !key.startsWith("primvars:normals") && !key.startsWith("primvars:skel:") && !uvs.some((a) => a.key === key) && !(key.startsWith("primvars:display") && !color))
       warn(`${mesh}: ${key} dropped`);
   if (String(p.properties.get("subdivisionScheme")?.value ?? "catmullClark") !== "none") warn(`${mesh}: subdivision surface read as its control cage`);
   if (counts.some((c) => c > 3)) warn(`${mesh}: polygons triangulated as fans`);
@@ -143,7 +151,7 @@ export function readMesh(p: UsdPrim, name: string, mpu: number, warn: (m: string
   }
   if (groups.length > 1) result.groups = groups;
   const doubleSided = p.properties.get("doubleSided")?.value === 1 || p.properties.get("doubleSided")?.value === true;
-  return { mesh: scene.meshes.push(result) - 1, ...(subsets ? { slots } : {}), doubleSided };
+  return { mesh: scene.meshes.push(result) - 1, ...(subsets ? { slots } : {}), doubleSided, points: points.length / 3, ...(perPoint ? {} : { pointOf: corners }) };
 }
 
 /** The material paths the materialBind face subsets of a Mesh prim bind, in order (undefined: none). */

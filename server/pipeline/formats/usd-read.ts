@@ -3,7 +3,8 @@
  * everything usd.ts writes and the common shapes other exporters use (Xform + child Mesh, transform
  * ops other than TRS, faceVarying normals, polygons, Z up, centimetres), with UV sets, vertex colours
  * and material subsets (usd-mesh.ts) and UsdPreviewSurface textures whose images are read from
- * beside the file only (usd-shading.ts, side-images.ts); whatever it cannot carry
+ * beside the file only (usd-shading.ts, side-images.ts), skins, skeletal animation and blend shapes
+ * through UsdSkel (usd-skel-read.ts); whatever it cannot carry
  * is reported as a warning. three's USDLoader cannot replace it: it drops customData (original
  * names) and maps materials, lights and timing through three.js types.
  */
@@ -13,9 +14,13 @@ import { decomposeTrs, type DecodeResult, type InterchangeMaterial, type Interch
 import { readMesh, subsetBindings } from "./usd-mesh";
 import { readTextures } from "./usd-shading";
 import { SideImages } from "./side-images";
+import { SkelReader } from "./usd-skel-read";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
-const SKIPPED_TYPES = new Set(["Material", "Shader", "NodeGraph"]); // read through the material pass
+// Read through the material pass, or through their Skeleton and meshes (usd-skel-read.ts).
+const SKIPPED_TYPES = new Set(["Material", "Shader", "NodeGraph", "SkelAnimation", "BlendShape"]);
+/** Prims that are part of a Mesh prim rather than children in the scene. */
+const MESH_PARTS = new Set(["GeomSubset", "BlendShape"]);
 const TRS_OPS = ["translate", "orient", "scale"] as const;
 type Vec = number[];
 
@@ -29,7 +34,9 @@ const quat = (v: Vec) => new Quaternion(v[1], v[2], v[3], v[0]);
 function opMatrix(op: string, v: UsdValue): Matrix4 | null {
   const a = vec(v);
   const kind = op.split(":")[1];
-  if (kind === "transform" && a?.length === 16) return new Matrix4().fromArray(a); // USD row vectors = three column-major order
+  // USD row vectors = three column-major order; a single matrix4d parses as nested tuples.
+  const flat = a?.flat(2) as Vec | undefined;
+  if (kind === "transform" && flat?.length === 16 && flat.every((x) => typeof x === "number")) return new Matrix4().fromArray(flat);
   if (typeof v === "number" && /^rotate[XYZ]$/.test(kind)) return new Matrix4().makeRotationAxis(new Vector3(+(kind === "rotateX"), +(kind === "rotateY"), +(kind === "rotateZ")), (v * Math.PI) / 180);
   if (!a) return null;
   if (kind === "translate") return new Matrix4().makeTranslation(a[0], a[1], a[2]);
@@ -81,11 +88,13 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     materialByPath.set(p.path, scene.materials.push(material) - 1);
   }
 
+  const skel = new SkelReader(prims, scene, mpu, tcps, warn);
   const meshByKilnIndex = new Map<number, ReturnType<typeof readMesh>>();
-  const attachMesh = (p: UsdPrim, node: InterchangeNode) => {
+  const attachMesh = (p: UsdPrim, node: InterchangeNode, index: number) => {
     const shared = (p.metadata.customData as UsdDict | undefined)?.kilnMesh;
     const read = typeof shared === "number" && meshByKilnIndex.has(shared) ? meshByKilnIndex.get(shared)! : readMesh(p, nameOf(p), mpu, warn, scene);
     node.mesh = read.mesh;
+    skel.noteMesh(p, index, read);
     if (typeof shared === "number") meshByKilnIndex.set(shared, read);
     const binding = p.properties.get("material:binding")?.value;
     const own = (Array.isArray(binding) ? (binding[0] as UsdPath) : (binding as UsdPath | undefined))?.path;
@@ -124,7 +133,7 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const clip = vec(p.properties.get("clippingRange")?.value) ?? [1, 1e6];
     node.camera = { fovYDeg: (2 * Math.atan(va / (2 * fl)) * 180) / Math.PI, near: clip[0] * mpu, far: clip[1] * mpu };
   };
-  const attach = (p: UsdPrim, node: InterchangeNode) => (p.type === "Mesh" ? attachMesh(p, node) : p.type === "Camera" ? attachCamera(p, node) : attachLight(p, node));
+  const attach = (p: UsdPrim, node: InterchangeNode, index: number) => (p.type === "Mesh" ? attachMesh(p, node, index) : p.type === "Camera" ? attachCamera(p, node) : attachLight(p, node));
   const kindOf = (p: UsdPrim) => (p.type === "Mesh" ? "mesh" : p.type === "Camera" ? "camera" : "light");
 
   const visit = (p: UsdPrim, parent: number | null) => {
@@ -133,14 +142,16 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     if (SKIPPED_TYPES.has(p.type)) return;
     for (const arc of ["references", "payload", "inherits", "specializes", "variantSets"]) if (arc in p.metadata) warn(`usd: prim "${nameOf(p)}": ${arc} not followed`);
     if (p.type === "Scope") return p.children.forEach((c) => visit(c, parent)); // grouping only, no transform
-    const attachable = p.type === "Mesh" || p.type === "Camera" || LIGHT_TYPES.has(p.type);
     const ops = (p.properties.get("xformOpOrder")?.value as string[] | undefined) ?? [];
+    // An untransformed Skeleton's joints hang below the parent; a transformed one is a node of its own.
+    if (p.type === "Skeleton" && ops.length === 0) return skel.readSkeleton(p, parent, parent === null ? rootTurn : null);
+    const attachable = p.type === "Mesh" || p.type === "Camera" || LIGHT_TYPES.has(p.type);
     const parentNode = parent === null ? undefined : scene.nodes[parent];
     // An untransformed leaf mesh/light/camera under a node is that node's attachment (our layout, Blender's too).
-    // A mesh's GeomSubsets are part of the mesh.
-    const leaf = p.children.every((c) => p.type === "Mesh" && c.type === "GeomSubset");
-    if (attachable && parentNode && ops.length === 0 && leaf && parentNode[kindOf(p)] === undefined) return attach(p, parentNode);
-    if (!attachable && p.type !== "Xform" && p.type !== "" && p.type !== "SkelRoot") warn(`usd: ${p.type} prim "${nameOf(p)}" read as an empty node`);
+    // A mesh's GeomSubsets and BlendShapes are part of the mesh.
+    const leaf = p.children.every((c) => p.type === "Mesh" && MESH_PARTS.has(c.type));
+    if (attachable && parentNode && ops.length === 0 && leaf && parentNode[kindOf(p)] === undefined) return attach(p, parentNode, parent!);
+    if (!attachable && p.type !== "Xform" && p.type !== "" && p.type !== "SkelRoot" && p.type !== "Skeleton") warn(`usd: ${p.type} prim "${nameOf(p)}" read as an empty node`);
     const m = new Matrix4();
     const animated: { op: string; prop: UsdProperty }[] = [];
     for (const op of ops) {
@@ -160,13 +171,15 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     if (parent === null && rootTurn) m.premultiply(rootTurn);
     const node: InterchangeNode = { name: nameOf(p), parent, ...decomposeTrs(m) };
     const self = scene.nodes.push(node) - 1;
-    if (attachable) attach(p, node);
+    if (attachable) attach(p, node, self);
     readAnimation(self, p, ops, animated, tcps, mpu, parent === null ? rootTurn : null, warn, scene);
-    p.children.forEach((c) => p.type !== "Mesh" || c.type !== "GeomSubset" ? visit(c, self) : undefined);
+    if (p.type === "Skeleton") return skel.readSkeleton(p, self, null);
+    p.children.forEach((c) => (p.type !== "Mesh" || !MESH_PARTS.has(c.type) ? visit(c, self) : undefined));
   };
   // Our files (and many others) wrap everything in one untransformed root prim marked kilnSceneRoot.
   const top = layer.prims.length === 1 && (layer.prims[0].metadata.customData as UsdDict | undefined)?.kilnSceneRoot ? layer.prims[0].children : layer.prims;
   top.forEach((p) => visit(p, null));
+  skel.finish();
   return { scene, warnings };
 }
 

@@ -8,20 +8,26 @@
  *     <node>               Xform per node: translate (double3), orient (quatf), scale (float3)
  *       <mesh>             Mesh attachment: points, normals (vertex), triangles, material:binding,
  *                          primvars:st/st1 (texCoord2f, vertex, V up), primvars:displayColor and
- *                          displayOpacity (vertex colours, linear), doubleSided
+ *                          displayOpacity (vertex colours, linear), doubleSided; SkelBindingAPI
+ *                          (skel:skeleton, jointIndices/jointWeights, skel:blendShapes)
  *         slot_<k>         GeomSubset per material slot (familyName materialBind), material:binding
+ *         <target>         BlendShape per morph target
+ *       <skeleton>         Skeleton (+ SkelAnimation "Animation") whose joints hang below this node
+ *                          (usd-skel.ts: joint nodes are the Skeleton's joints, not Xforms)
  *       Light              DistantLight / SphereLight (treatAsPoint; ShapingAPI cone for spots)
  *       Camera             Camera (16:9 apertures, focalLength from the vertical field of view)
  *       <child nodes>
  *     Materials            Scope of UsdPreviewSurface materials (usd-shading.ts), texture images
  *                          written beside the .usda
  * Prim names must be identifiers, so names are sanitised and the original kept in
- * customData.kilnName whenever it differs. Animation is time-sampled xformOps.
+ * customData.kilnName whenever it differs. Animation is time-sampled xformOps (joints: SkelAnimation).
+ * With skins or morph targets the root prim is a SkelRoot.
  */
 import { formatFloat as f } from "./text";
 import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeMesh, type InterchangeScene } from "./interchange";
 import { imageFileNames } from "./side-images";
 import { materialLines } from "./usd-shading";
+import { meshSkelLines, planSkeletons, skeletonLines } from "./usd-skel";
 
 /** Time codes per second written to the layer; key times are seconds × this. */
 export const USD_TIME_CODES_PER_SECOND = 24;
@@ -114,9 +120,24 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       else samples.set(key, { times: a.times, values });
     }
   }
+  const skel = planSkeletons(scene, (msg) => warnings.push(msg));
+  // Joint nodes are written as their Skeleton's joints; nodes moved out from under joints change parent.
   const children = scene.nodes.map(() => [] as number[]);
   const roots: number[] = [];
-  scene.nodes.forEach((n, i) => (n.parent === null ? roots : children[n.parent]).push(i));
+  scene.nodes.forEach((n, i) => {
+    if (skel.jointOf.has(i)) return;
+    const parent = skel.moved.has(i) ? skel.moved.get(i)!.parent : n.parent;
+    (parent === null ? roots : children[parent]).push(i);
+  });
+  for (const i of skel.moved.keys()) for (const op of ["translate", "orient", "scale"]) samples.delete(`${i}/${op}`);
+  const skeletonsUnder = (parent: number | null) => skel.skeletons.flatMap((s, k) => (s.parent === parent ? [k] : []));
+  // Skeleton paths are known once written; meshes bind them through this placeholder.
+  const skeletonPaths: string[] = [];
+  const skeletonRef = (k: number) => `\u0001${k}\u0001`;
+  const writeSkeleton = (k: number, pad: string, parentPath: string, id: string) => {
+    skeletonPaths[k] = `${parentPath}/${id}`;
+    out.push("", ...skeletonLines(scene, skel.skeletons[k], id, skeletonPaths[k], pad));
+  };
 
   const out: string[] = [];
   const writeOp = (pad: string, i: number, type: string, op: "translate" | "orient" | "scale", value: ArrayLike<number>) => {
@@ -128,27 +149,31 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       out.push(`${pad}${type} xformOp:${op}.timeSamples = {\n${keys.join("\n")}\n${pad}}`);
     }
   };
-  const writeNode = (i: number, pad: string, id: string) => {
+  const writeNode = (i: number, pad: string, id: string, path: string) => {
     const n = scene.nodes[i];
+    const trs = skel.moved.get(i)?.trs ?? n;
     out.push(`${pad}def Xform "${id}"${meta(pad, nameData(n.name, id))}`, `${pad}{`);
     const p = pad + "    ";
-    writeOp(p, i, "double3", "translate", n.translation);
-    writeOp(p, i, "quatf", "orient", n.rotation);
-    writeOp(p, i, "float3", "scale", n.scale);
+    writeOp(p, i, "double3", "translate", trs.translation);
+    writeOp(p, i, "quatf", "orient", trs.rotation);
+    writeOp(p, i, "float3", "scale", trs.scale);
     out.push(`${p}uniform token[] xformOpOrder = ["xformOp:translate", "xformOp:orient", "xformOp:scale"]`);
     // Attachment prims come first so child node names get suffixed on a clash, not them.
     const attachments = [n.mesh !== undefined && usdIdentifier(scene.meshes[n.mesh].name), n.light && "Light", n.camera && "Camera"].filter((x): x is string => !!x);
-    const ids = uniqueNames([...attachments, ...children[i].map((c) => usdIdentifier(scene.nodes[c].name))]);
+    const skeletons = skeletonsUnder(i);
+    const ids = uniqueNames([...attachments, ...skeletons.map((k) => usdIdentifier(skel.skeletons[k].name)), ...children[i].map((c) => usdIdentifier(scene.nodes[c].name))]);
     let next = 0;
     if (n.mesh !== undefined) {
       const m = scene.meshes[n.mesh];
       const id = ids[next++];
-      const data = [...nameData(m.name, id), ...(meshUsers[n.mesh] > 1 ? [`int kilnMesh = ${n.mesh}`] : [])];
+      const skinning = meshSkelLines(scene, skel, i, `${path}/${id}`, skeletonRef, p + "    ");
+      const data = [...nameData(m.name, id), ...(meshUsers[n.mesh] > 1 ? [`int kilnMesh = ${n.mesh}`] : []), ...(skinning?.data ?? [])];
       const slots = m.groups ? (n.materials ?? []) : [n.material];
       // The mesh's own binding is what subsets without one show (USD's rule), so a mesh with an
       // empty slot has none: the first slot's material would fill the empty one.
       const bound = slots.some((k) => k === undefined || k === null) ? undefined : slots[0] ?? undefined;
-      const api = bound !== undefined ? ['prepend apiSchemas = ["MaterialBindingAPI"]'] : [];
+      const schemas = [...(bound !== undefined ? ["MaterialBindingAPI"] : []), ...(skinning ? ["SkelBindingAPI"] : [])];
+      const api = schemas.length ? [`prepend apiSchemas = [${schemas.map((x) => `"${x}"`).join(", ")}]`] : [];
       out.push("", `${p}def Mesh "${id}"${meta(p, data, api)}`, `${p}{`);
       const q = p + "    ";
       const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -167,6 +192,7 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       // The schema default is catmullClark: without this, USD tools would smooth our triangles.
       out.push(`${q}uniform token subdivisionScheme = "none"`);
       if (bound !== undefined) out.push(`${q}rel material:binding = <${materialPath(bound)}>`);
+      if (skinning) out.push(...skinning.lines);
       if (m.groups) {
         out.push(`${q}uniform token subsetFamily:materialBind:familyType = "partition"`);
         m.groups.forEach((g, k) => {
@@ -179,6 +205,7 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
           out.push(`${q}}`);
         });
       }
+      if (skinning) out.push(...skinning.children);
       out.push(`${p}}`);
     }
     if (n.light) {
@@ -204,7 +231,12 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       out.push(`${p}    float horizontalAperture = 20.955`, `${p}    float verticalAperture = ${f(USD_VERTICAL_APERTURE)}`);
       out.push(`${p}    float focalLength = ${f(focal)}`, `${p}    float2 clippingRange = ${tuple([c.near, far])}`, `${p}}`);
     }
-    for (const c of children[i]) (out.push(""), writeNode(c, p, ids[next++]));
+    for (const k of skeletons) writeSkeleton(k, p, path, ids[next++]);
+    for (const c of children[i]) {
+      const childId = ids[next++];
+      out.push("");
+      writeNode(c, p, childId, `${path}/${childId}`);
+    }
     out.push(`${pad}}`);
   };
 
@@ -212,9 +244,12 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
   const header = ["#usda 1.0", "(", `    defaultPrim = "${rootName}"`, '    doc = "Written by Kiln"', "    metersPerUnit = 1", '    upAxis = "Y"'];
   header.push(`    timeCodesPerSecond = ${USD_TIME_CODES_PER_SECOND}`);
   if (allTimes.length) header.push(`    startTimeCode = ${f(Math.min(...allTimes) * USD_TIME_CODES_PER_SECOND)}`, `    endTimeCode = ${f(Math.max(...allTimes) * USD_TIME_CODES_PER_SECOND)}`);
-  out.push(...header, ")", "", `def Xform "${rootName}"${meta("", ["bool kilnSceneRoot = 1"])}`, "{");
-  const rootIds = uniqueNames(["Materials", ...roots.map((r) => usdIdentifier(scene.nodes[r].name))]).slice(1);
-  roots.forEach((r, k) => (k && out.push(""), writeNode(r, "    ", rootIds[k])));
+  // A SkelRoot holds every skinned mesh and Skeleton: the root prim is one when there are any.
+  out.push(...header, ")", "", `def ${skel.skeletons.length ? "SkelRoot" : "Xform"} "${rootName}"${meta("", ["bool kilnSceneRoot = 1"])}`, "{");
+  const rootSkeletons = skeletonsUnder(null);
+  const rootIds = uniqueNames(["Materials", ...rootSkeletons.map((k) => usdIdentifier(skel.skeletons[k].name)), ...roots.map((r) => usdIdentifier(scene.nodes[r].name))]).slice(1);
+  roots.forEach((r, k) => (k && out.push(""), writeNode(r, "    ", rootIds[rootSkeletons.length + k], `/${rootName}/${rootIds[rootSkeletons.length + k]}`)));
+  rootSkeletons.forEach((k, at) => writeSkeleton(k, "    ", `/${rootName}`, rootIds[at]));
 
   out.push("", '    def Scope "Materials"', "    {");
   scene.materials.forEach((m, k) => {
@@ -225,5 +260,6 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
   });
   out.push("    }", "}", "");
   const images = (scene.images ?? []).flatMap((img, k) => (usedImages.has(k) ? [{ name: imageFiles[k], bytes: img.bytes }] : []));
-  return { files: [{ name: `${baseName}.usda`, bytes: new TextEncoder().encode(out.join("\n")) }, ...images], warnings };
+  const text = out.join("\n").replace(/\u0001(\d+)\u0001/g, (_, k: string) => skeletonPaths[Number(k)]);
+  return { files: [{ name: `${baseName}.usda`, bytes: new TextEncoder().encode(text) }, ...images], warnings };
 }
