@@ -22,7 +22,7 @@ import { runBlender } from "./blender";
 
 const OUT = path.join(__dirname, "../output/asset-ssim");
 const FIXTURES = ["09_texture_transform", "12_orm_two_uvmaps", "22_vertex_color", "22_material_slot_not_merge"];
-const FORMATS: TransferFormat[] = (process.env.KILN_SSIM_FORMATS ?? "gltf").split(",") as TransferFormat[];
+const FORMATS: TransferFormat[] = (process.env.KILN_SSIM_FORMATS ?? "gltf,fbx").split(",") as TransferFormat[];
 const MIN_SSIM = 0.98;
 
 const read = (file: string) => PNG.sync.read(readFileSync(file));

@@ -21,6 +21,28 @@ if not hasattr(numpy, "bool"):
 SIZE = 160
 SAMPLES = 48
 
+COLOUR_INPUTS = {"Base Color", "Emission"}
+
+
+def srgb_colour_textures():
+    """glTF says base colour and emissive textures are sRGB and the other slots are data. Blender
+    3.4's glTF importer gives an image one colour space, so an image that one material uses for both
+    (09_texture_transform uses one for all five slots) is read as data everywhere, base colour
+    included. Give the colour inputs an sRGB copy, so the render shows the asset as glTF defines
+    it; Blender's FBX importer does the same itself (its texture wrapper copies such an image)."""
+    for material in bpy.data.materials:
+        if not material.use_nodes:
+            continue
+        for node in material.node_tree.nodes:
+            if node.type != "TEX_IMAGE" or node.image is None or not node.image.colorspace_settings.is_data:
+                continue
+            feeds_colour = any(link.to_socket.name in COLOUR_INPUTS for out in node.outputs for link in out.links)
+            if feeds_colour:
+                copy = node.image.copy()
+                copy.colorspace_settings.name = "sRGB"
+                node.image = copy
+
+
 args = sys.argv[sys.argv.index("--") + 1:]
 out_dir, files = args[0], args[1:]
 outputs = []
@@ -30,6 +52,7 @@ for index, path in enumerate(files):
         bpy.ops.import_scene.fbx(filepath=path)
     else:
         bpy.ops.import_scene.gltf(filepath=path)
+        srgb_colour_textures()
     scene = bpy.context.scene
     scene.frame_set(1)
     depsgraph = bpy.context.evaluated_depsgraph_get()
