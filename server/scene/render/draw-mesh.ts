@@ -52,9 +52,10 @@ export class GeometryScratch {
 
 /**
  * Draws one mesh into the state's colour/depth buffers, with its prepared texture (texture.ts) or
- * null; ignores malformed parts instead of throwing.
+ * null and its per-vertex occlusion, asked for only once the mesh is known to be in view (a
+ * band of a frame sees few of its meshes); ignores malformed parts instead of throwing.
  */
-export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc: GeometryScratch, texture: TextureMap | null = null, ao: Float32Array | null = null): void {
+export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc: GeometryScratch, texture: TextureMap | null = null, vertexAo: (() => Float32Array | null) | null = null): void {
   const pos = mesh.positions;
   const idx = mesh.indices;
   if (!pos || !idx) return;
@@ -85,6 +86,7 @@ export function drawMesh(mesh: RenderMesh, view: ViewSetup, st: RasterState, sc:
   else st.setMaterial(1, 1, 1, metallic, roughness);
   st.texture = texture;
   // Per-vertex occlusion was computed for the outward normals: back faces take it per pixel.
+  const ao = vertexAo === null ? null : vertexAo();
   st.vertexAo = ao !== null;
   sc.ao = ao;
   const doubleSided = mesh.doubleSided !== false;

@@ -79,8 +79,11 @@ export interface FramePlan {
   order: number[];
   /** Per mesh: the spheres of other objects that dim its ambient light. */
   occluders: (Occluders | null)[];
-  /** Per mesh: that dimming per vertex, for finely tessellated meshes (occlusion.ts), or null. */
-  vertexAo: (Float32Array | null)[];
+  /**
+   * Per mesh: that dimming per vertex, for finely tessellated meshes (occlusion.ts), or null;
+   * undefined until a band first draws the mesh (each thread works out only the meshes it draws).
+   */
+  vertexAo: (Float32Array | null | undefined)[];
   /** Per mesh: its base colour texture ready to sample, or null (flat colour). */
   textures: (TextureMap | null)[];
   ambient: number;
@@ -109,7 +112,7 @@ export function planFrame(input: RenderInput, share?: ShadowShare): FramePlan {
   const shadows = input.shadows === false ? new Array<null>(lights.count).fill(null) : buildShadowMaps(lights, meshes, view, share);
   const textures = meshes.map((m) => prepareTexture(m, input.images));
   const occluders = occludersByMesh(meshes, boxes, lights, sky);
-  const vertexAo = occluders.map((o, i) => (o === null ? null : vertexOcclusion(meshes[i], o)));
+  const vertexAo = new Array<Float32Array | null | undefined>(meshes.length);
   return { input, width, height, ss, lights, sky, shadows, order: nearToFar(meshes, boxes, view.m), occluders, vertexAo, textures, ambient, exposure };
 }
 
@@ -130,8 +133,13 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
 
   const scratch = new GeometryScratch(sw, sh, view.near);
   for (const i of plan.order) {
-    st.occluders = plan.occluders[i];
-    drawMesh(meshes[i], view, st, scratch, plan.textures[i], plan.vertexAo[i]);
+    const occ = plan.occluders[i];
+    st.occluders = occ;
+    const ao = occ === null ? null : () => {
+      const known = plan.vertexAo[i];
+      return known !== undefined ? known : (plan.vertexAo[i] = vertexOcclusion(meshes[i], occ));
+    };
+    drawMesh(meshes[i], view, st, scratch, plan.textures[i], ao);
   }
   const bd = backdrop(st, view, clearDepth, background(input.background), plan.exposure);
   // Overlays blend over the background, so they need it in the colour buffer first; otherwise the
