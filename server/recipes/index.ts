@@ -26,10 +26,12 @@ export {
 export type { Recipe, RecipeInput, RecipeStep } from "./schema";
 export { DEFAULT_PARSE_LIMITS, formatPath, parseRecipeYaml } from "./parse";
 export type { ParseLimits, PathSegment, YamlPositions, YamlSource } from "./parse";
-export { packPrepared, prepareRecipe, validateRecipe, validateRecipeAsync, validateWithHead } from "./validate";
+export { validateRecipe, validateRecipeAsync, validateWithHead } from "./validate";
+export { listItems, packPrepared, prepareRecipe } from "./prepare";
 export { CONDITION_LIMITS, ConditionLimitError, compileCondition, toCelValue } from "./condition";
 export { MAX_RECIPE_STEPS } from "./limits";
-export type { PrepareRecipe, PreparedRecipe, RecipeHead, RecipeValidation, ValidateOptions } from "./validate";
+export type { RecipeValidation, ValidateOptions } from "./validate";
+export type { PrepareOptions, PrepareRecipe, PreparedRecipe, RecipeHead } from "./prepare";
 export { compileRecipe } from "./compile";
 export type { CompileIssue, RecipePlan } from "./compile";
 export { RecipeCompileError, parseVarAssignment, runRecipe, toStepError } from "./run";

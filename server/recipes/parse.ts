@@ -142,7 +142,7 @@ function keyText(key: unknown): string | undefined {
 
 /**
  * Where each node of a document starts, as flat typed arrays and one string: a worker thread
- * parses and sends this back (validate.ts, prepareRecipe) for the price of a few buffer copies,
+ * parses and sends this back (prepare.ts, prepareRecipe) for the price of a few buffer copies,
  * where a tree of objects cost the event loop ~100 ms to receive for 10,000 steps. `locate`
  * reads only this, in-process and after a worker alike, so both give the same line and column.
  * Node n is `nodes[5n .. 5n+4]`: start offset (-1: none), offset of a string scalar's value when

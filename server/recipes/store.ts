@@ -15,7 +15,8 @@ import { basename, extname, join } from "node:path";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./parse";
 import { RECIPE_NAME_PATTERN, type Recipe } from "./schema";
 import type { RecipeIssue, RecipeToolCatalogue } from "./types";
-import { listItems, prepareRecipe, validateWithHead, type PrepareRecipe, type RecipeValidation } from "./validate";
+import { listItems, prepareRecipe, type PrepareRecipe } from "./prepare";
+import { validateWithHead, type RecipeValidation } from "./validate";
 
 /** Where to look and what to validate against. */
 export interface RecipeStoreOptions {

@@ -11,9 +11,9 @@ const { runPackedTask } = await import(new URL("./codec-tasks.ts", import.meta.u
 export default runPackedTask;
 
 let recipes;
-/** Recipe text → PreparedRecipe, packed (server/recipes/validate.ts): YAML, schema and compile rules, no tool registry. */
+/** Recipe text → PreparedRecipe, packed (server/recipes/prepare.ts): YAML, schema and compile rules, no tool registry. */
 export async function prepareRecipe({ text, options }) {
-  recipes ??= import(new URL("../../recipes/validate.ts", import.meta.url).href);
+  recipes ??= import(new URL("../../recipes/prepare.ts", import.meta.url).href);
   const { packPrepared, prepareRecipe } = await recipes;
   return packPrepared(prepareRecipe(text, options));
 }
