@@ -25,11 +25,13 @@ export {
 } from "./schema";
 export type { Recipe, RecipeInput, RecipeStep } from "./schema";
 export { DEFAULT_PARSE_LIMITS, formatPath, parseRecipeYaml } from "./parse";
-export type { ParseLimits, PathSegment, YamlSource } from "./parse";
-export { validateRecipe } from "./validate";
+export type { ParseLimits, PathSegment, YamlPositions, YamlSource } from "./parse";
+export { validateRecipe, validateRecipeAsync, validateWithHead } from "./validate";
+export { listItems, packPrepared, prepareRecipe } from "./prepare";
 export { CONDITION_LIMITS, ConditionLimitError, compileCondition, toCelValue } from "./condition";
 export { MAX_RECIPE_STEPS } from "./limits";
 export type { RecipeValidation, ValidateOptions } from "./validate";
+export type { PrepareOptions, PrepareRecipe, PreparedRecipe, RecipeHead } from "./prepare";
 export { compileRecipe } from "./compile";
 export type { CompileIssue, RecipePlan } from "./compile";
 export { RecipeCompileError, parseVarAssignment, runRecipe, toStepError } from "./run";

@@ -58,6 +58,8 @@ export interface YamlSource {
    * the mapping key instead of its value; `offset` is a character offset inside a scalar's value.
    */
   locate(path: readonly PathSegment[], options?: { key?: boolean; offset?: number }): { line: number; column: number };
+  /** What `locate` reads, as plain data (a worker sends it back; `locator` rebuilds `locate`). */
+  positions: YamlPositions;
 }
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -138,35 +140,154 @@ function keyText(key: unknown): string | undefined {
   return typeof key.value === "string" || typeof key.value === "number" ? String(key.value) : undefined;
 }
 
-/** The deepest node along `path` (aliases followed), and the key node of its last step. */
-function descend(doc: Document, path: readonly PathSegment[]): { node: Node | null; key?: Node } {
-  let node = doc.contents as Node | null;
-  let key: Node | undefined;
-  for (const segment of path) {
-    if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? node;
-    if (isMap(node)) {
-      const pair = node.items.find((item) => keyText(item.key) === String(segment));
-      if (!pair) break;
-      key = pair.key as Node;
-      // `params:` with nothing after it has a null value node; point at the key then.
-      node = (pair.value as Node | null) ?? key;
-    } else if (isSeq(node) && typeof segment === "number" && node.items[segment]) {
-      node = node.items[segment] as Node;
-      key = undefined;
-    } else break;
-  }
-  return { node, key };
+/**
+ * Where each node of a document starts, as flat typed arrays and one string: a worker thread
+ * parses and sends this back (prepare.ts, prepareRecipe) for the price of a few buffer copies,
+ * where a tree of objects cost the event loop ~100 ms to receive for 10,000 steps. `locate`
+ * reads only this, in-process and after a worker alike, so both give the same line and column.
+ * Node n is `nodes[5n .. 5n+4]`: start offset (-1: none), offset of a string scalar's value when
+ * it is its source text (plain, or quoted without escapes; else -1), kind (NodeKind), and for a
+ * mapping or sequence the first slot and count of its entries or items; for an alias, its target.
+ */
+export interface YamlPositions {
+  /** yaml's LineCounter.lineStarts. */
+  lineStarts: Int32Array;
+  /** Index of the document's root node, -1 for none. */
+  root: number;
+  nodes: Int32Array;
+  /** Mapping entries, 4 ints each: key node, value node (the key's when empty), key text start and end in `keys`. */
+  entries: Int32Array;
+  /** Sequence items: node index, -1 for none. */
+  items: Int32Array;
+  /** The key texts, concatenated. */
+  keys: string;
 }
 
-/** Offset inside a scalar's value → offset in the source, when the mapping is simple. */
-function sourceOffset(text: string, node: Node, offset: number): number {
-  const [start, end] = node.range ?? [0, 0];
-  if (!isScalar(node) || typeof node.value !== "string") return start;
-  const raw = text.slice(start, end);
-  if (node.type === "PLAIN" && raw === node.value) return start + offset;
-  const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
-  if (quoted && raw.slice(1, -1) === node.value) return start + 1 + offset;
-  return start;
+const enum NodeKind { Leaf = 0, Map = 1, Seq = 2, Alias = 3 }
+const NODE = 5;
+const ENTRY = 4;
+
+/** No document: locate answers line 1, column 1. */
+const NO_POSITIONS: YamlPositions = { lineStarts: new Int32Array(0), root: -1, nodes: new Int32Array(0), entries: new Int32Array(0), items: new Int32Array(0), keys: "" };
+
+/** The positions of a parsed document; nesting is bounded by findExcessiveNesting before parsing. */
+function positionsOf(doc: Document, text: string, lineStarts: number[]): YamlPositions {
+  const index = new Map<unknown, number>();
+  const nodes: number[] = [];
+  const entries: number[] = [];
+  const items: number[] = [];
+  const keys: string[] = [];
+  let keysLength = 0;
+  const visit = (node: unknown): number => {
+    if (!node || typeof node !== "object") return -1;
+    const known = index.get(node);
+    if (known !== undefined) return known;
+    const n = node as Node;
+    const id = nodes.length / NODE;
+    index.set(node, id);
+    nodes.push(n.range ? n.range[0] : -1, -1, NodeKind.Leaf, 0, 0);
+    const set = (kind: NodeKind, first: number, count = 0) => {
+      nodes[id * NODE + 2] = kind;
+      nodes[id * NODE + 3] = first;
+      nodes[id * NODE + 4] = count;
+    };
+    if (isAlias(node)) {
+      set(NodeKind.Alias, -1);
+      nodes[id * NODE + 3] = visit(node.resolve(doc));
+    } else if (isMap(node)) {
+      // The first of equal keys wins, as a search in document order would find it.
+      const seen = new Set<string>();
+      const pairs = node.items.filter((pair) => {
+        const name = keyText(pair.key);
+        return name !== undefined && !seen.has(name) && (seen.add(name), true);
+      });
+      const first = entries.length / ENTRY;
+      set(NodeKind.Map, first, pairs.length);
+      for (const _ of pairs) entries.push(-1, -1, 0, 0);
+      pairs.forEach((pair, k) => {
+        const name = keyText(pair.key)!;
+        const key = visit(pair.key);
+        const value = visit(pair.value);
+        // `params:` with nothing after it has a null value node; point at the key then.
+        const at = (first + k) * ENTRY;
+        entries[at] = key;
+        entries[at + 1] = value === -1 ? key : value;
+        entries[at + 2] = keysLength;
+        entries[at + 3] = keysLength + name.length;
+        keys.push(name);
+        keysLength += name.length;
+      });
+    } else if (isSeq(node)) {
+      const first = items.length;
+      set(NodeKind.Seq, first, node.items.length);
+      for (const _ of node.items) items.push(-1);
+      node.items.forEach((item, k) => (items[first + k] = visit(item)));
+    } else if (isScalar(node) && typeof node.value === "string" && n.range) {
+      const [start, end] = n.range;
+      const raw = text.slice(start, end);
+      if (node.type === "PLAIN" && raw === node.value) nodes[id * NODE + 1] = start;
+      else if ((node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") && raw.slice(1, -1) === node.value) nodes[id * NODE + 1] = start + 1;
+    }
+    return id;
+  };
+  const root = visit(doc.contents);
+  return {
+    lineStarts: Int32Array.from(lineStarts), root,
+    nodes: Int32Array.from(nodes), entries: Int32Array.from(entries), items: Int32Array.from(items), keys: keys.join(""),
+  };
+}
+
+/** yaml's LineCounter.linePos over plain line starts: 1-based line and column of an offset. */
+function linePos(lineStarts: Int32Array, offset: number): { line: number; column: number } {
+  let low = 0;
+  let high = lineStarts.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (lineStarts[mid] < offset) low = mid + 1;
+    else high = mid;
+  }
+  if (lineStarts[low] === offset) return { line: low + 1, column: 1 };
+  if (low === 0) return { line: 0, column: offset };
+  return { line: low, column: offset - lineStarts[low - 1] + 1 };
+}
+
+/**
+ * `locate` of a YamlSource from plain positions: the node at `path` (aliases followed) or its
+ * deepest existing ancestor; `key` points at the mapping key, `offset` into a scalar's value.
+ */
+export function locator({ lineStarts, root, nodes, entries, items, keys }: YamlPositions): YamlSource["locate"] {
+  const entryOf = (node: number, name: string) => {
+    const first = nodes[node * NODE + 3];
+    for (let e = first; e < first + nodes[node * NODE + 4]; e++) {
+      const start = entries[e * ENTRY + 2];
+      if (entries[e * ENTRY + 3] - start === name.length && keys.startsWith(name, start)) return e;
+    }
+    return -1;
+  };
+  return (path, opts = {}) => {
+    let node = root;
+    let key = -1;
+    for (const segment of path) {
+      if (node === -1) break;
+      if (nodes[node * NODE + 2] === NodeKind.Alias && nodes[node * NODE + 3] !== -1) node = nodes[node * NODE + 3];
+      const kind = nodes[node * NODE + 2];
+      if (kind === NodeKind.Map) {
+        const e = entryOf(node, String(segment));
+        if (e === -1) break;
+        key = entries[e * ENTRY];
+        node = entries[e * ENTRY + 1];
+      } else if (kind === NodeKind.Seq && typeof segment === "number" && Number.isInteger(segment) && segment >= 0 && segment < nodes[node * NODE + 4]) {
+        const item = items[nodes[node * NODE + 3] + segment];
+        if (item === -1) break;
+        node = item;
+        key = -1;
+      } else break;
+    }
+    const target = opts.key && key !== -1 ? key : node;
+    if (target === -1 || nodes[target * NODE] === -1) return { line: 1, column: 1 };
+    const text = nodes[target * NODE + 1];
+    return linePos(lineStarts, opts.offset === undefined || text === -1 ? nodes[target * NODE] : text + opts.offset);
+  };
 }
 
 /** Path of the innermost node containing `offset`, for errors that yaml reports by offset. */
@@ -204,7 +325,8 @@ export function parseRecipeYaml(text: string, options: Partial<ParseLimits> = {}
     value: undefined,
     errors: [{ path: "", ...at, message }],
     warnings: [],
-    locate: atStart,
+    locate: locator(NO_POSITIONS),
+    positions: NO_POSITIONS,
   });
   if (typeof text !== "string") return fail("recipe text must be a string");
   // Characters never outnumber UTF-8 bytes, so the cheap test rejects huge input before counting.
@@ -227,12 +349,8 @@ export function parseRecipeYaml(text: string, options: Partial<ParseLimits> = {}
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  const locate: YamlSource["locate"] = (path, opts = {}) => {
-    const { node, key } = descend(doc, path);
-    const target = opts.key && key ? key : node;
-    if (!target?.range) return atStart();
-    return at(opts.offset === undefined ? target.range[0] : sourceOffset(text, target, opts.offset));
-  };
+  const positions = positionsOf(doc, text, lineCounter.lineStarts);
+  const locate = locator(positions);
   const errors: RecipeIssue[] = [];
   const report = (path: PathSegment[], offset: number, message: string) => {
     if (errors.length < limits.maxErrors) errors.push({ path: formatPath(path), ...at(offset), message });
@@ -248,14 +366,14 @@ export function parseRecipeYaml(text: string, options: Partial<ParseLimits> = {}
     report(pathAt(doc, error.pos[0]), error.pos[0], message);
   }
   const warnings = doc.warnings.map((w) => ({ path: formatPath(pathAt(doc, w.pos[0])), ...at(w.pos[0]), message: w.message }));
-  if (errors.length > 0) return { value: undefined, errors, warnings, locate };
+  if (errors.length > 0) return { value: undefined, errors, warnings, locate, positions };
 
   if (!isMap(doc.contents)) {
     const found = doc.contents === null ? "an empty document" : isSeq(doc.contents) ? "a list" : "a single value";
     return fail(`a recipe is a YAML mapping with name, description and steps, not ${found}`);
   }
   checkKeys(doc.contents, [], report);
-  if (errors.length > 0) return { value: undefined, errors, warnings, locate };
+  if (errors.length > 0) return { value: undefined, errors, warnings, locate, positions };
 
   try {
     const value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
@@ -263,7 +381,7 @@ export function parseRecipeYaml(text: string, options: Partial<ParseLimits> = {}
     if (depthOf(value, limits.maxDepth) > limits.maxDepth) {
       return fail(`aliases nest the value deeper than ${limits.maxDepth} levels; a recipe never needs that`);
     }
-    return { value, errors, warnings, locate };
+    return { value, errors, warnings, locate, positions };
   } catch (error) {
     // toJS throws on unresolved aliases and on excessive alias expansion (alias bombs).
     const reason = error instanceof Error ? error.message : String(error);

@@ -12,10 +12,11 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, extname, join } from "node:path";
-import { DEFAULT_PARSE_LIMITS, parseRecipeYaml, type ParseLimits } from "./parse";
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "./parse";
 import { RECIPE_NAME_PATTERN, type Recipe } from "./schema";
 import type { RecipeIssue, RecipeToolCatalogue } from "./types";
-import { validateRecipe, type RecipeValidation } from "./validate";
+import { listItems, prepareRecipe, type PrepareRecipe } from "./prepare";
+import { validateWithHead, type RecipeValidation } from "./validate";
 
 /** Where to look and what to validate against. */
 export interface RecipeStoreOptions {
@@ -25,6 +26,8 @@ export interface RecipeStoreOptions {
   homeDir?: string;
   catalogue: RecipeToolCatalogue;
   limits?: Partial<ParseLimits>;
+  /** Where files are parsed (validateRecipeAsync); the service passes its worker pool. */
+  prepare?: PrepareRecipe;
 }
 
 /** One recipe file as listed. */
@@ -130,18 +133,17 @@ async function readFresh(
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return broken(`cannot read the file: ${(error as Error).message}`);
   }
-  const validation = validateRecipe(text, options.catalogue, { limits: options.limits });
+  const { validation, head } = await validateWithHead(text, options.catalogue, { limits: options.limits, prepare: options.prepare });
   // The declared name matters even when the file is otherwise invalid: it still shadows.
-  const raw = (validation.recipe ?? parseRecipeYaml(text, options.limits).value) as Record<string, unknown> | undefined;
-  const declared = typeof raw?.name === "string" && RECIPE_NAME_PATTERN.test(raw.name) ? raw.name : undefined;
+  const declared = typeof head.name === "string" && RECIPE_NAME_PATTERN.test(head.name) ? head.name : undefined;
   return {
     name: declared ?? stem(file),
-    ...(typeof raw?.description === "string" ? { description: raw.description } : {}),
+    ...(head.description !== undefined ? { description: head.description } : {}),
     source,
     path,
     shadowed: false,
     valid: validation.valid,
-    steps: Array.isArray(raw?.steps) ? raw.steps.length : 0,
+    steps: head.steps,
     errors: validation.errors,
     text,
     ...(validation.recipe ? { recipe: validation.recipe } : {}),
@@ -209,14 +211,15 @@ export async function findRecipe(options: RecipeStoreOptions, name: string): Pro
  * (otherwise the file would be found under another name); it need not be otherwise valid, so
  * drafts can be saved. Returns the path written.
  */
-export async function saveRecipe(projectDir: string, name: string, yamlText: string): Promise<{ path: string }> {
+export async function saveRecipe(projectDir: string, name: string, yamlText: string, prepare?: PrepareRecipe): Promise<{ path: string }> {
   assertName(name);
-  const parsed = parseRecipeYaml(yamlText);
-  if (parsed.errors.length > 0) {
-    const first = parsed.errors[0];
+  // The service parses in a worker thread (`prepare`); a big text costs the event loop nothing.
+  const parsed = prepare ? await prepare(yamlText, {}) : prepareRecipe(yamlText);
+  if (parsed.broken) {
+    const first = listItems(parsed.errors)[0];
     throw new RecipeStoreError("INVALID_RECIPE", `line ${first.line}, column ${first.column}: ${first.message}`);
   }
-  const declared = (parsed.value as Record<string, unknown>).name;
+  const declared = parsed.head.name;
   if (declared !== name) {
     throw new RecipeStoreError("NAME_MISMATCH", `the recipe's name field is ${JSON.stringify(declared)}, not "${name}"`);
   }

@@ -6,26 +6,26 @@
  * their own when the file as a whole does not match the schema.
  */
 import type { z } from "zod";
-import { compileRecipe, type CompileIssue, type CompiledStep, type StepSlot } from "./compile";
-import { formatPath, parseRecipeYaml, type ParseLimits, type PathSegment, type YamlSource } from "./parse";
+import { formatPath, locator, type PathSegment } from "./parse";
 import {
-  RECIPE_FIELDS,
-  STEP_FIELDS,
-  recipeSchema,
-  recipeStepSchema,
-  recipeVariablesSchema,
-  stepIdFromName,
-  type Recipe,
-} from "./schema";
+  fromZod,
+  listItemsLazily,
+  prepareRecipe,
+  type Locate,
+  type PrepareOptions,
+  type PrepareRecipe,
+  type PreparedRecipe,
+  type RecipeHead,
+  type StepToCheck,
+} from "./prepare";
+import type { Recipe } from "./schema";
 import { didYouMean } from "./suggest";
 import type { RecipeIssue, RecipeToolCatalogue } from "./types";
 
 /** Options of validateRecipe. */
-export interface ValidateOptions {
-  /** Run-time values (HTTP `variables`, CLI `--var`), validated as the run would use them. */
-  variables?: Record<string, unknown>;
-  /** Limits for the YAML text (size, depth, aliases). */
-  limits?: Partial<ParseLimits>;
+export interface ValidateOptions extends PrepareOptions {
+  /** validateRecipeAsync: where the registry-free part runs (the service: a worker thread). */
+  prepare?: PrepareRecipe;
 }
 
 /** The answer of validate_recipe. */
@@ -40,169 +40,57 @@ export interface RecipeValidation {
 /** Tools that would clash with the transaction a `transaction: true` recipe runs in. */
 const TRANSACTION_TOOLS = new Set(["begin_transaction", "commit_transaction", "rollback_transaction"]);
 
-type Issue = z.core.$ZodIssue;
-
-/** How fromZod words its messages for one kind of mapping. */
-interface ZodContext {
-  /** Known keys at a path, for "did you mean" on unknown ones. */
-  known?: (path: PathSegment[]) => string[];
-  /** "field" in the recipe itself, "parameter" inside params. */
-  noun: string;
-  /** Extra words for an issue at a path (e.g. which placeholder produced the value). */
-  explain?: (path: PathSegment[]) => string;
-}
-
-/** Zod issues → positioned issues; unknown keys get one issue each, at the key, with a hint. */
-function fromZod(issues: readonly Issue[], base: PathSegment[], source: YamlSource, context: ZodContext) {
-  const out: RecipeIssue[] = [];
-  for (const issue of issues) {
-    const path = [...base, ...(issue.path as PathSegment[])];
-    const last = String(path[path.length - 1]);
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const hint = context.known ? didYouMean(key, context.known(path)) : "";
-        out.push({ path: formatPath([...path, key]), ...source.locate([...path, key], { key: true }), message: `unknown ${context.noun} "${key}"${hint}` });
-      }
-    } else if (issue.code === "invalid_key") {
-      // zod says "Invalid key in record"; the key's own issue says what is wrong with it.
-      const message = `invalid name "${last}": ${issue.issues[0]?.message ?? issue.message}`;
-      out.push({ path: formatPath(path), ...source.locate(path, { key: true }), message });
-    } else {
-      const missing = issue.code === "invalid_type" && / received undefined$/.test(issue.message);
-      const message = missing ? `required ${context.noun} "${last}" is missing` : issue.message;
-      out.push({ path: formatPath(path), ...source.locate(path), message: message + (context.explain?.(path) ?? "") });
-    }
-  }
-  return out;
-}
-
-const fieldsAt = (path: PathSegment[]) => (path.length === 0 ? RECIPE_FIELDS : STEP_FIELDS);
-
-/** Best-effort pieces of a file that does not match the schema as a whole. */
-function salvage(value: unknown): { variables: Recipe["variables"]; steps: StepSlot[] } {
-  const raw = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  const variables: Recipe["variables"] = {};
-  if (typeof raw.variables === "object" && raw.variables !== null) {
-    for (const [name, v] of Object.entries(raw.variables)) {
-      const one = recipeVariablesSchema.safeParse({ [name]: v });
-      if (one.success) Object.assign(variables, one.data);
-    }
-  }
-  const steps = (Array.isArray(raw.steps) ? raw.steps : []).map((step): StepSlot => {
-    const parsed = recipeStepSchema.safeParse(step);
-    if (parsed.success) return parsed.data;
-    // Keep the id of a broken step so later references to it are not reported as well.
-    const s = (typeof step === "object" && step !== null ? step : {}) as Record<string, unknown>;
-    const id = typeof s.id === "string" ? s.id : typeof s.name === "string" ? stepIdFromName(s.name) : undefined;
-    return { id, invalid: true };
-  });
-  return { variables, steps };
-}
-
-interface StepCheck {
-  catalogue: RecipeToolCatalogue;
-  source: YamlSource;
-  recipe: Recipe | undefined;
-  compiled: ReturnType<typeof compileRecipe>;
-  errors: RecipeIssue[];
-  warnings: RecipeIssue[];
-}
-
 /** The tool of one step exists, fits the recipe, and accepts the step's params. */
-function checkStep({ index, step, params }: CompiledStep, { catalogue, source, recipe, compiled, errors, warnings }: StepCheck) {
-  const toolPath = ["steps", index, "tool"];
-  const at = (message: string): RecipeIssue => ({ path: formatPath(toolPath), ...source.locate(toolPath), message });
+function checkStep(step: StepToCheck, prepared: PreparedRecipe, catalogue: RecipeToolCatalogue, locate: Locate, errors: RecipeIssue[], warnings: RecipeIssue[]) {
+  const toolPath = ["steps", step.index, "tool"];
+  const at = (message: string): RecipeIssue => ({ path: formatPath(toolPath), ...locate(toolPath), message });
   const tool = catalogue.getTool(step.tool);
   if (!tool) {
     errors.push(at(`unknown tool "${step.tool}"${didYouMean(step.tool, catalogue.toolNames())}`));
     return;
   }
-  if (recipe?.transaction && TRANSACTION_TOOLS.has(tool.name)) {
+  if (prepared.transaction && TRANSACTION_TOOLS.has(tool.name)) {
     errors.push(at(`${tool.name} cannot be a step of a recipe with transaction: true; the run already manages the transaction`));
   }
   if (tool.group === "recipes") {
     warnings.push(at(`${tool.name} runs recipe machinery from inside a recipe; a recipe that runs itself never ends`));
   }
-  // Values from step results are unknown until run time, and template errors are already
-  // reported: skip schema issues at or under those paths rather than invent false errors.
-  const unknownAt = params.refs.filter((use) => use.ref.kind === "step").map((use) => use.path);
-  const templateErrorAt = compiled.errors.filter((e) => e.path[1] === index && e.path[2] === "params").map((e) => e.path.slice(3));
-  const skip = [...unknownAt, ...templateErrorAt];
   let result: ReturnType<z.ZodType["safeParse"]>;
   try {
-    result = tool.input.safeParse(params.render(() => undefined));
+    result = tool.input.safeParse(step.params);
   } catch (error) {
     // An async refinement or a throwing transform in a tool schema must not break validation.
     warnings.push(at(`the params of ${tool.name} could not be checked: ${(error as Error).message}`));
     return;
   }
   if (result.success) return;
-  const relevant = result.error.issues.filter((issue) => !skip.some((p) => p.every((seg, i) => issue.path[i] === seg)));
+  const relevant = result.error.issues.filter((issue) => !step.skip.some((p) => p.every((seg, i) => issue.path[i] === seg)));
   const shape = (tool.input as { shape?: Record<string, unknown> }).shape;
   const known = (path: PathSegment[]) => (path.length === 3 && shape ? Object.keys(shape) : []);
   // A wrong type that came from an exact `{{ var }}` says so: the YAML alone does not show it.
   const explain = (path: PathSegment[]) => {
-    const use = params.refs.find((u) => u.exact && u.ref.kind === "var" && formatPath(u.path) === formatPath(path.slice(3)));
-    const name = use?.ref.kind === "var" ? use.ref.name : undefined;
-    return name === undefined ? "" : ` (the value comes from {{ ${name} }}, which is ${JSON.stringify(compiled.plan.variables[name])})`;
+    const at = formatPath(path.slice(3));
+    const name = step.fromVariable.find(([p]) => p === at)?.[1];
+    return name === undefined ? "" : ` (the value comes from {{ ${name} }}, which is ${JSON.stringify(prepared.variables[name])})`;
   };
-  errors.push(...fromZod(relevant, ["steps", index, "params"], source, { known, noun: "parameter", explain }));
+  errors.push(...fromZod(relevant, ["steps", step.index, "params"], locate, { known, noun: "parameter", explain }));
 }
 
 /**
- * Validates recipe text against the schema and the tool catalogue, for the given run-time
- * variables. Never throws on bad input. Results for texts of 4 KiB and more are memoised (32 most
- * recent) and shared between callers: treat them as read-only.
- * @example
- * const { valid, errors } = validateRecipe(yamlText, catalogue, { variables: { n: 3 } });
+ * The registry part of validation: each step's tool and params, one step per iteration, so an
+ * async caller can yield to the event loop between steps. Then the answer, sorted by position.
  */
-export function validateRecipe(text: string, catalogue: RecipeToolCatalogue, options: ValidateOptions = {}): RecipeValidation {
-  // Big texts are parsed once: the builder, get_recipe_info and runs validate the same text again.
-  if (typeof text !== "string" || text.length < MEMO_MIN_CHARS) return validateUncached(text, catalogue, options);
-  const memo = memos.get(catalogue) ?? memos.set(catalogue, new Map()).get(catalogue)!;
-  const key = `${JSON.stringify(options.variables ?? null)}\u0000${JSON.stringify(options.limits ?? null)}\u0000${text}`;
-  const hit = memo.get(key);
-  if (hit) {
-    memo.delete(key);
-    memo.set(key, hit);
-    return hit;
-  }
-  const validation = validateUncached(text, catalogue, options);
-  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
-  memo.set(key, validation);
-  return validation;
-}
-
-/** Texts shorter than this validate in well under a millisecond; only longer ones are memoised. */
-const MEMO_MIN_CHARS = 4096;
-const MEMO_ENTRIES = 32;
-/** Per catalogue (a validation depends on the tools' schemas): text + options → validation, LRU. */
-const memos = new WeakMap<RecipeToolCatalogue, Map<string, RecipeValidation>>();
-
-function validateUncached(text: string, catalogue: RecipeToolCatalogue, options: ValidateOptions): RecipeValidation {
-  const source = parseRecipeYaml(text, options.limits);
-  if (source.errors.length > 0) return { valid: false, errors: source.errors, warnings: source.warnings };
-
+function* checkTools(prepared: PreparedRecipe, catalogue: RecipeToolCatalogue): Generator<void, RecipeValidation> {
   const errors: RecipeIssue[] = [];
-  const warnings: RecipeIssue[] = [...source.warnings];
-  const parsed = recipeSchema.safeParse(source.value);
-  if (!parsed.success) errors.push(...fromZod(parsed.error.issues, [], source, { known: fieldsAt, noun: "field" }));
-  const recipe = parsed.success ? parsed.data : undefined;
-  const pieces = recipe ?? salvage(source.value);
-
-  const position = (issue: CompileIssue): RecipeIssue => ({
-    path: formatPath(issue.path),
-    ...source.locate(issue.path, { key: issue.key, offset: issue.offset }),
-    message: issue.message,
-  });
-  const compiled = compileRecipe(pieces, options.variables);
-  errors.push(...compiled.errors.map(position));
-  warnings.push(...compiled.warnings.map(position));
-
-  for (const step of compiled.plan.steps) {
-    checkStep(step, { catalogue, source, recipe, compiled, errors, warnings });
+  const warnings: RecipeIssue[] = [];
+  for (const issue of listItemsLazily(prepared.errors)) yield void errors.push(issue);
+  for (const issue of listItemsLazily(prepared.warnings)) yield void warnings.push(issue);
+  if (prepared.broken) return { valid: false, errors, warnings };
+  const locate = locator(prepared.positions);
+  for (const step of listItemsLazily(prepared.steps)) {
+    checkStep(step, prepared, catalogue, locate, errors, warnings);
+    yield;
   }
-
   const unique = (list: RecipeIssue[], seen = new Set<string>()) =>
     list
       .filter((issue) => {
@@ -211,5 +99,115 @@ function validateUncached(text: string, catalogue: RecipeToolCatalogue, options:
       })
       .sort((a, b) => a.line - b.line || a.column - b.column);
   const allErrors = unique(errors);
+  const { recipe } = prepared;
   return { valid: allErrors.length === 0, errors: allErrors, warnings: unique(warnings), ...(recipe ? { recipe } : {}) };
+}
+
+/** Runs checkTools to the end at once. */
+function checkToolsNow(prepared: PreparedRecipe, catalogue: RecipeToolCatalogue): RecipeValidation {
+  const run = checkTools(prepared, catalogue);
+  for (;;) {
+    const next = run.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Longest stretch of checkTools between two turns of the event loop. */
+const SLICE_MS = 8;
+
+/** Runs checkTools in slices of at most ~SLICE_MS, yielding to the event loop (other clients) between them. */
+async function checkToolsInSlices(prepared: PreparedRecipe, catalogue: RecipeToolCatalogue): Promise<RecipeValidation> {
+  const run = checkTools(prepared, catalogue);
+  let sliceStart = performance.now();
+  for (;;) {
+    const next = run.next();
+    if (next.done) return next.value;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/**
+ * Validates recipe text against the schema and the tool catalogue, for the given run-time
+ * variables, on the calling thread. Never throws on bad input. Results for texts of 4 KiB and
+ * more are memoised (32 most recent) and shared between callers: treat them as read-only.
+ * The service uses validateRecipeAsync, which does the costly part in a worker.
+ * @example
+ * const { valid, errors } = validateRecipe(yamlText, catalogue, { variables: { n: 3 } });
+ */
+export function validateRecipe(text: string, catalogue: RecipeToolCatalogue, options: ValidateOptions = {}): RecipeValidation {
+  if (typeof text !== "string" || text.length < MEMO_MIN_CHARS) return checkToolsNow(prepareRecipe(text, options), catalogue);
+  const memo = memoOf(catalogue);
+  const key = memoKey(text, options);
+  const hit = memo.get(key);
+  if (hit?.done) return touch(memo, key, hit).done!.validation;
+  const prepared = prepareRecipe(text, options);
+  const done = { validation: checkToolsNow(prepared, catalogue), head: prepared.head };
+  remember(memo, key, { done });
+  return done.validation;
+}
+
+/**
+ * validateRecipe with the costly part (YAML, schema, compile) done by `options.prepare` (a
+ * worker thread in the service; in-process when absent) and the tool checks in slices that
+ * yield to the event loop. Same results as validateRecipe. Concurrent calls for one text share
+ * one preparation. Rejects only when `prepare` does (e.g. 503 BUSY from the worker pool).
+ */
+export async function validateRecipeAsync(text: string, catalogue: RecipeToolCatalogue, options: ValidateOptions = {}): Promise<RecipeValidation> {
+  return (await validateWithHead(text, catalogue, options)).validation;
+}
+
+/** validateRecipeAsync, plus the file's declared name, description and step count (for listings). */
+export async function validateWithHead(
+  text: string,
+  catalogue: RecipeToolCatalogue,
+  options: ValidateOptions = {},
+): Promise<{ validation: RecipeValidation; head: RecipeHead }> {
+  const prepare = options.prepare ?? (async (t, o) => prepareRecipe(t, o));
+  const run = async () => {
+    const prepared = await prepare(text, { variables: options.variables, limits: options.limits });
+    return { validation: await checkToolsInSlices(prepared, catalogue), head: prepared.head };
+  };
+  if (typeof text !== "string" || text.length < MEMO_MIN_CHARS) return run();
+  const memo = memoOf(catalogue);
+  const key = memoKey(text, options);
+  const hit = memo.get(key);
+  if (hit) return touch(memo, key, hit).done ?? hit.pending!;
+  const pending = run();
+  const entry: MemoEntry = { pending };
+  remember(memo, key, entry);
+  try {
+    entry.done = await pending;
+    delete entry.pending;
+    return entry.done;
+  } catch (error) {
+    // A refused or failed preparation is not a result: the next call tries again.
+    if (memo.get(key) === entry) memo.delete(key);
+    throw error;
+  }
+}
+
+/** Texts shorter than this validate in well under a millisecond; only longer ones are memoised. */
+const MEMO_MIN_CHARS = 4096;
+const MEMO_ENTRIES = 32;
+/** A memoised validation, or one under way (shared by concurrent callers). */
+interface MemoEntry {
+  done?: { validation: RecipeValidation; head: RecipeHead };
+  pending?: Promise<{ validation: RecipeValidation; head: RecipeHead }>;
+}
+/** Per catalogue (a validation depends on the tools' schemas): text + options → validation, LRU. */
+const memos = new WeakMap<RecipeToolCatalogue, Map<string, MemoEntry>>();
+const memoOf = (catalogue: RecipeToolCatalogue) => memos.get(catalogue) ?? memos.set(catalogue, new Map()).get(catalogue)!;
+const memoKey = (text: string, options: ValidateOptions) =>
+  `${JSON.stringify(options.variables ?? null)}\u0000${JSON.stringify(options.limits ?? null)}\u0000${text}`;
+function touch(memo: Map<string, MemoEntry>, key: string, entry: MemoEntry): MemoEntry {
+  memo.delete(key);
+  memo.set(key, entry);
+  return entry;
+}
+function remember(memo: Map<string, MemoEntry>, key: string, entry: MemoEntry): void {
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  memo.set(key, entry);
 }

@@ -4,7 +4,8 @@
  * lookups are deferred to call time (arrow functions): at module evaluation the registry's
  * `TOOLS` may not exist yet, at call time it always does.
  */
-import type { RecipeStoreOptions, RecipeToolCatalogue } from "../recipes";
+import { limitedJob, POOL, runNamedTask } from "../pipeline/worker/pool";
+import { prepareRecipe, type PrepareRecipe, type RecipeStoreOptions, type RecipeToolCatalogue } from "../recipes";
 import type { Kiln } from "../runtime";
 import { allTools, findTool } from "./index";
 
@@ -19,5 +20,21 @@ export const registryCatalogue: RecipeToolCatalogue = {
  * so HOME is respected; the store resolves it on each call).
  */
 export function recipeStore(kiln: Pick<Kiln, "config">): RecipeStoreOptions {
-  return { projectDir: kiln.config.projectDir, catalogue: registryCatalogue };
+  return { projectDir: kiln.config.projectDir, catalogue: registryCatalogue, prepare: prepareOffLoop };
 }
+
+/** Below this many characters a text parses in a few milliseconds: not worth a worker's round trip. */
+const OFFLOAD_MIN_CHARS = 4096;
+
+/**
+ * The costly, registry-free part of validating a recipe text (YAML, schema, compile rules) in a
+ * worker thread of the pipeline's pool, so a big text never blocks other clients; the tool
+ * checks then run here, in slices (validateRecipeAsync). At most POOL.recipeJobs at once: one
+ * more is 503 BUSY with Retry-After. The worker needs no tool registry: the work it does is
+ * plain data in, plain data out (PreparedRecipe), so the registry stays in one place.
+ */
+export const prepareOffLoop: PrepareRecipe = async (text, options) => {
+  if (typeof text !== "string" || text.length < OFFLOAD_MIN_CHARS) return prepareRecipe(text, options);
+  return limitedJob("recipe", POOL.recipeJobs, POOL.recipeRetryAfterSeconds, "big recipe texts being parsed", () =>
+    runNamedTask("prepareRecipe", { text, options }, () => prepareRecipe(text, options)));
+};

@@ -7,12 +7,12 @@ import { join } from "node:path";
 import { z } from "zod";
 import { conflict, invalid, notFound } from "../errors";
 import {
-  RECIPE_NAME_PATTERN, RecipeStoreError, deleteRecipe, findRecipe, listRecipes, recipeDirs, saveRecipe, validateRecipe,
+  RECIPE_NAME_PATTERN, RecipeStoreError, deleteRecipe, findRecipe, listRecipes, recipeDirs, saveRecipe, validateRecipeAsync,
   type RecipeEntry, type RecipeFile, type RecipeValidation,
 } from "../recipes";
 import type { Kiln } from "../runtime";
 import { defineTool } from "./define-tool";
-import { registryCatalogue, recipeStore } from "./recipe-catalogue";
+import { prepareOffLoop, registryCatalogue, recipeStore } from "./recipe-catalogue";
 import { cancelRun, startRecipe, type RunSource } from "./recipe-runner";
 import { getRun, listRuns } from "./recipe-runs";
 import { bool, num } from "./schemas";
@@ -71,6 +71,10 @@ async function resolve(kiln: Kiln, name: string): Promise<RecipeFile> {
   throw notFound("RECIPE_NOT_FOUND", `There is no recipe named "${name}" in ${searched.join(" or ")}.`, { recipe: name, searched });
 }
 
+/** Validates a text with its parse in a worker thread (503 BUSY when too many are under way). */
+const validate = (text: string, variables?: Record<string, string | number | boolean>) =>
+  validateRecipeAsync(text, registryCatalogue, { variables, prepare: prepareOffLoop });
+
 const withoutRecipe = ({ valid, errors, warnings }: RecipeValidation) => ({ valid, errors, warnings });
 
 /** The recipe run_recipe is asked for: a stored one by name, or YAML text (kiln --run-recipe sends its file so). */
@@ -78,11 +82,11 @@ async function recipeToRun(kiln: Kiln, input: { recipe?: string; yaml?: string; 
   const overridden = input.variables !== undefined && Object.keys(input.variables).length > 0;
   if (input.yaml !== undefined) {
     const source: RunSource = input.file === undefined ? "inline" : "cli";
-    return { label: input.file ?? "(inline yaml)", source, path: input.file, validation: validateRecipe(input.yaml, registryCatalogue, { variables: input.variables }) };
+    return { label: input.file ?? "(inline yaml)", source, path: input.file, validation: await validate(input.yaml, input.variables) };
   }
   const file = await resolve(kiln, input.recipe!);
   // findRecipe validated the file without run-time values; those can change the verdict.
-  const validation = overridden ? validateRecipe(file.text, registryCatalogue, { variables: input.variables }) : file.validation;
+  const validation = overridden ? await validate(file.text, input.variables) : file.validation;
   return { label: input.recipe!, source: file.source as RunSource, path: file.path, validation };
 }
 
@@ -194,7 +198,7 @@ export const validateRecipeTool = defineTool({
   output: validationOut,
   handler: async (input, { kiln }) => {
     const text = input.yaml ?? (await resolve(kiln, input.recipe!)).text;
-    return withoutRecipe(validateRecipe(text, registryCatalogue, { variables: input.variables }));
+    return withoutRecipe(await validate(text, input.variables));
   },
 });
 
@@ -268,8 +272,8 @@ export const saveRecipeTool = defineTool({
     if (existing.length > 0 && !input.overwrite) {
       throw conflict("RECIPE_EXISTS", `A project recipe named "${input.name}" exists (${existing[0].path}); pass overwrite: true to replace it.`, { path: existing[0].path });
     }
-    const { path } = await saveRecipe(kiln.config.projectDir, input.name, input.yaml).catch((e) => { throw storeError(e); });
-    const validation = validateRecipe(input.yaml, registryCatalogue);
+    const { path } = await saveRecipe(kiln.config.projectDir, input.name, input.yaml, prepareOffLoop).catch((e) => { throw storeError(e); });
+    const validation = await validate(input.yaml);
     const others = entries.filter((e) => e.name === input.name && e.path !== path);
     return {
       name: input.name, path, created: !occupant, ...withoutRecipe(validation),

@@ -3,7 +3,13 @@
  * - the conditions of issue 12: `matches("^(a+)+$")` on 30 "a" + "!" (7.5 s before RE2) and
  *   nested `split("").all(...)` over 4,000 characters (1.0 s before the step budget);
  * - validating a 1,000-step recipe cold and again (memoised), and listing a folder holding it
- *   and a 10,000-step (888 KB) file, first and second time.
+ *   and a 10,000-step (888 KB) file, first and second time;
+ * - over HTTP (the production build; `npm run build` first), the event-loop lag that a second
+ *   client polling get_transaction_status every 20 ms sees (p50 / p99 / max of its calls) during
+ *   validate_recipe of a new 1,000-step and a 10,000-step text and list_recipes of a folder with a
+ *   10,000-step file and a new 1,000-step one: "before" is the service with
+ *   KILN_PIPELINE_THREADS=0 (recipes parsed on the event loop, as before the worker), "after" the
+ *   default (parsed in a worker thread). Target: p99 <= 50 ms.
  * Run: npx tsx tests/bench/recipe-limits-bench.ts
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +18,8 @@ import path from "node:path";
 import { compileCondition, listRecipes, toCelValue, validateRecipe } from "../../server/recipes";
 import { registryCatalogue } from "../../server/tools/recipe-catalogue";
 import { bigRecipeYaml } from "../helpers/big-recipe";
-import { median, ms } from "./bench-utils";
+import { startServer } from "../helpers/server";
+import { caller, median, ms, percentile } from "./bench-utils";
 
 function time(fn: () => unknown): number {
   const started = performance.now();
@@ -55,3 +62,60 @@ for (let i = 0; i < 5; i++) {
 }
 console.log(`list_recipes over a 10,000-step (${bigRecipeYaml("huge", 10_000).length} bytes) and a 1,000-step file: first ${ms(firstList)}, again ${ms(median(again))}`);
 rmSync(project, { recursive: true, force: true });
+
+/** Poll latencies of a second client (every 20 ms) while `work` runs 3 times, and the calls' own times. */
+async function lag(url: string, work: (i: number) => Promise<unknown>): Promise<string> {
+  const poll = caller(url);
+  await poll("get_transaction_status");
+  const latencies: number[] = [];
+  const calls: number[] = [];
+  let running = true;
+  const poller = (async () => {
+    while (running) {
+      const started = performance.now();
+      await poll("get_transaction_status");
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    await work(i);
+    calls.push(performance.now() - started);
+  }
+  running = false;
+  await poller;
+  const p = (q: number) => percentile(latencies, q).toFixed(1);
+  return `poll p50 ${p(50)} / p99 ${p(99)} / max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} polls); call median ${ms(median(calls))}`;
+}
+
+for (const [label, threads] of [["before (KILN_PIPELINE_THREADS=0, parsed on the event loop)", "0"], ["after (parsed in a worker thread)", undefined]] as const) {
+  const dir = mkdtempSync(path.join(tmpdir(), "kiln-bench-recipe-lag-"));
+  mkdirSync(path.join(dir, "recipes"));
+  writeFileSync(path.join(dir, "recipes", "huge.yaml"), bigRecipeYaml("huge", 10_000));
+  const kiln = await startServer({ cwd: dir, env: threads === undefined ? {} : { KILN_PIPELINE_THREADS: threads } });
+  try {
+    const call = caller(kiln.url);
+    const ok = async (tool: string, params: unknown) => {
+      const r = await call(tool, params);
+      if (r.status !== 200) throw new Error(`${tool}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      return r.body.result;
+    };
+    await ok("list_recipes", {});
+    await ok("validate_recipe", { yaml: bigRecipeYaml("warm-up", 1000) }); // code loaded, worker started
+    await new Promise((r) => setTimeout(r, 2000));
+    console.log(`\n${label}, load ${(await import("node:os")).loadavg()[0].toFixed(1)}:`);
+    // A new text each time (the name differs), so that every call parses.
+    console.log(`  validate_recipe, 1,000 steps:  ${await lag(kiln.url, (i) => ok("validate_recipe", { yaml: bigRecipeYaml(`v${i}`, 1000) }))}`);
+    console.log(`  validate_recipe, 10,000 steps: ${await lag(kiln.url, (i) => ok("validate_recipe", { yaml: bigRecipeYaml(`w${i}`, 10_000) }))}`);
+    console.log(`  list_recipes, the 10,000-step file and a new 1,000-step one: ${await lag(kiln.url, (i) => {
+      writeFileSync(path.join(dir, "recipes", "big.yaml"), bigRecipeYaml(`big${i}`, 1000));
+      return ok("list_recipes", {});
+    })}`);
+  } finally {
+    await kiln.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+process.exit(0);

@@ -12,6 +12,9 @@
  *   kills that worker (piscina starts another), never the service.
  * - KILN_PIPELINE_THREADS sets the thread count; 0 runs the tasks in-process instead (debugging;
  *   that blocks the event loop). KILN_PIPELINE_JOBS sets the job limit.
+ * - The same threads parse recipes (runNamedTask, for server/tools/recipe-catalogue.ts), with
+ *   their own job limit (POOL.recipeJobs, KILN_RECIPE_JOBS): one pool, so the service never runs
+ *   more heavy threads than it has cores for.
  *
  * The pool lives on globalThis: Next.js may load this module once per route bundle, and all
  * copies must share one pool and one job count. The worker script is found in the source tree
@@ -37,6 +40,9 @@ export const POOL = {
   threads: fromEnv("KILN_PIPELINE_THREADS") ?? Math.min(2, availableParallelism()),
   maxJobs: Math.max(1, fromEnv("KILN_PIPELINE_JOBS") ?? 4),
   retryAfterSeconds: 2,
+  /** Recipe texts being parsed at once (validate_recipe, list_recipes, ...); one more is 503 BUSY. */
+  recipeJobs: Math.max(1, fromEnv("KILN_RECIPE_JOBS") ?? 4),
+  recipeRetryAfterSeconds: 1,
   heapMb: 2048,
   /** A second thread that has been idle this long exits; the first is kept warm. */
   idleMs: 60_000,
@@ -44,7 +50,8 @@ export const POOL = {
   nice: 5,
 } as const;
 
-interface Shared { pool?: Piscina; jobs: number }
+/** `jobs`: pipeline jobs under way; `counts`: other kinds of jobs (limitedJob). */
+interface Shared { pool?: Piscina; jobs: number; counts?: Map<string, number> }
 const KEY = Symbol.for("kiln.pipeline.pool");
 const shared = (): Shared => ((globalThis as { [KEY]?: Shared })[KEY] ??= { jobs: 0 });
 
@@ -94,6 +101,20 @@ export async function runInWorker<T extends CodecTask>(task: T): Promise<CodecOu
 }
 
 /**
+ * Runs a task that the worker script exports under `name` (codec-worker.mjs) with a
+ * structured-cloneable `input`; `inProcess` is the same task on this thread, used when
+ * KILN_PIPELINE_THREADS=0.
+ */
+export async function runNamedTask<T>(name: string, input: unknown, inProcess: () => T | Promise<T>): Promise<T> {
+  if (POOL.threads === 0) return inProcess();
+  try {
+    return (await pool().run(input, { name })) as T;
+  } catch (e) {
+    throw workerFailure(e);
+  }
+}
+
+/**
  * Runs one pipeline job (an import or a transfer), or refuses it with 503 BUSY when POOL.maxJobs
  * are already under way. Jobs are counted from acceptance to their answer.
  */
@@ -106,6 +127,22 @@ export async function pipelineJob<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } finally {
     s.jobs--;
+  }
+}
+
+/**
+ * pipelineJob for another kind of work (`kind`, e.g. "recipe"): at most `max` under way, one
+ * more refused at once with 503 BUSY, Retry-After `retryAfter` seconds and `what` in the message.
+ */
+export async function limitedJob<T>(kind: string, max: number, retryAfter: number, what: string, run: () => Promise<T>): Promise<T> {
+  const counts = (shared().counts ??= new Map());
+  const now = counts.get(kind) ?? 0;
+  if (now >= max) throw busy(`${now} ${what} are already under way (at most ${max} at once); retry in ${retryAfter} s.`, retryAfter, { limit: max });
+  counts.set(kind, now + 1);
+  try {
+    return await run();
+  } finally {
+    counts.set(kind, (counts.get(kind) ?? 1) - 1);
   }
 }
 
