@@ -77,17 +77,24 @@ const validate = (text: string, variables?: Record<string, string | number | boo
 
 const withoutRecipe = ({ valid, errors, warnings }: RecipeValidation) => ({ valid, errors, warnings });
 
+/**
+ * A stored recipe's validation with these run-time values: the store's own when none override
+ * its defaults, or when it could not read the file at all (too big, not a file: its text is empty
+ * and its validation says why), else the text validated again with them.
+ */
+async function fileValidation(file: RecipeFile, variables?: Record<string, string | number | boolean>): Promise<RecipeValidation> {
+  const overridden = variables !== undefined && Object.keys(variables).length > 0;
+  return overridden && file.text !== "" ? validate(file.text, variables) : file.validation;
+}
+
 /** The recipe run_recipe is asked for: a stored one by name, or YAML text (kiln --run-recipe sends its file so). */
 async function recipeToRun(kiln: Kiln, input: { recipe?: string; yaml?: string; file?: string; variables?: Record<string, string | number | boolean> }) {
-  const overridden = input.variables !== undefined && Object.keys(input.variables).length > 0;
   if (input.yaml !== undefined) {
     const source: RunSource = input.file === undefined ? "inline" : "cli";
     return { label: input.file ?? "(inline yaml)", source, path: input.file, validation: await validate(input.yaml, input.variables) };
   }
   const file = await resolve(kiln, input.recipe!);
-  // findRecipe validated the file without run-time values; those can change the verdict.
-  const validation = overridden ? await validate(file.text, input.variables) : file.validation;
-  return { label: input.recipe!, source: file.source as RunSource, path: file.path, validation };
+  return { label: input.recipe!, source: file.source as RunSource, path: file.path, validation: await fileValidation(file, input.variables) };
 }
 
 export const runRecipeTool = defineTool({
@@ -197,8 +204,8 @@ export const validateRecipeTool = defineTool({
   }).refine((v) => (v.recipe === undefined) !== (v.yaml === undefined), { message: "give exactly one of recipe (a name) or yaml (the text)", path: ["recipe"] }),
   output: validationOut,
   handler: async (input, { kiln }) => {
-    const text = input.yaml ?? (await resolve(kiln, input.recipe!)).text;
-    return withoutRecipe(await validate(text, input.variables));
+    const validation = input.yaml !== undefined ? await validate(input.yaml, input.variables) : await fileValidation(await resolve(kiln, input.recipe!), input.variables);
+    return withoutRecipe(validation);
   },
 });
 

@@ -126,6 +126,13 @@ describe("big recipe files", () => {
     const info = await kiln.call("get_recipe_info", { recipe: "huge" });
     expect(info.status).toBe(200);
     expect(info.body.result.validation.errors[0].message).toMatch(/the limit is 262144 bytes/);
+    // By name, with and without run-time values: the size error, not the empty text's.
+    for (const variables of [undefined, { x: 1 }]) {
+      const huge = await kiln.ok("validate_recipe", { recipe: "huge", ...(variables ? { variables } : {}) });
+      expect(huge).toMatchObject({ valid: false });
+      expect(huge.errors).toHaveLength(1);
+      expect(huge.errors[0].message).toMatch(/the limit is 262144 bytes/);
+    }
     const started = performance.now();
     const validation = await kiln.ok("validate_recipe", { recipe: "big" });
     expect(validation).toMatchObject({ valid: true, errors: [] });
