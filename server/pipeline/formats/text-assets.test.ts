@@ -60,6 +60,8 @@ describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s co
       expect(got.mesh.uvs?.length ?? 0, `${node} UV sets`).toBe(sets);
       for (let s = 0; s < sets; s++) expectCornersClose(got.mesh.uvs![s], got.mesh.indices, mesh.uvs![s], mesh.indices, 2, 1e-6, `${node} uv${s}`);
       expect(!!got.mesh.colors, `${node} colours`).toBe(!!mesh.colors);
+      // USDA carries custom properties (customData.userProperties; 01's mesh has Blender's targetNames).
+      if (format === "usd") expect(got.mesh.extras, `${node} mesh properties`).toEqual(mesh.extras);
       if (mesh.colors) {
         const rgba = format === "obj" ? mesh.colors.map((v, k) => (k % 4 === 3 ? 1 : v)) : mesh.colors;
         expectCornersClose(got.mesh.colors!, got.mesh.indices, rgba, mesh.indices, 4, 1 / 255, `${node} colours`);
@@ -96,7 +98,10 @@ describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s co
       // USDA also keeps the double-sided flag and alpha cutoff (opacityThreshold); OBJ warns.
       if (format === "usd") expect([back.doubleSided, back.alphaMode === "MASK" ? back.alphaCutoff : undefined]).toEqual([m.doubleSided, m.alphaMode === "MASK" ? m.alphaCutoff : undefined]);
       else if (m.doubleSided) expect(enc.warnings).toContain(`obj: double-sided flag of material "${m.name}" dropped`);
+      if (format === "usd") expect(back.extras, `${m.name} properties`).toEqual(m.extras);
     }
+    const nodeProperties = (s: InterchangeScene) => s.nodes.map((n) => [n.name, n.extras]).sort();
+    if (format === "usd") expect(nodeProperties(dec.scene)).toEqual(nodeProperties(src));
     if (format === "obj" && src.meshes.some((m) => (m.uvs?.length ?? 0) > 1)) expect(enc.warnings.some((w) => /^obj: second UV set of mesh ".*" dropped \(OBJ has one\)$/.test(w))).toBe(true);
     // Images sit beside the main file under plain names.
     for (const f of enc.files.slice(format === "obj" ? 2 : 1)) expect(f.name).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*\.(png|jpg)$/);
