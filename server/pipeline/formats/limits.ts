@@ -34,7 +34,7 @@ export const LIMITS = {
   fbxInflateRatio: 64,
   /** Nesting of USDA prims, values and dictionaries. */
   usdaDepth: 256,
-  /** Nesting of one custom property's value (objects and arrays; the property itself is level 1). */
+  /** Levels of objects and arrays in one custom property's value (`{"a": [[1]]}`: 2). */
   propertiesDepth: 64,
   /** Custom properties of one file, in characters of their JSON text. */
   propertiesChars: 16 * 2 ** 20,
