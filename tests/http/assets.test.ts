@@ -2,8 +2,8 @@
  * Real assets over HTTP (issue 15): Blender's own glTF fixtures imported with import_asset show
  * their UV sets, colours, material slots, textures, skins and morph targets in get_scene and
  * list_objects; transferred Blender → Unity as glTF they keep them, and the file passes the
- * Khronos validator; as USDA the skinned and morphed ones keep their joints and morph targets
- * (also read again by import_asset); as FBX a textured asset keeps its UV sets and textures;
+ * Khronos validator; as USDA the skinned and morphed ones keep their joints, morph targets and
+ * custom properties (also read again by import_asset); as FBX a textured asset keeps its UV sets and textures;
  * create_material takes texture files from the project, path-confined.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -67,7 +67,7 @@ describe("real assets through import_asset and transfer_asset", () => {
       const before = new Set((await objects("unity")).map((o) => o.name));
       const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: top(src), format: "usd" });
       expect(t.file.path).toMatch(/\.usda$/);
-      expect(t.warnings.filter((w: string) => /usd: .*(skin|morph|joint)/.test(w))).toEqual([]);
+      expect(t.warnings.filter((w: string) => /usd: .*(skin|morph|joint|custom propert)/.test(w))).toEqual([]);
       const usda = readFileSync(t.file.path, "utf8");
       for (const part of src === skinned ? [/^\s*def Skeleton "/m, /primvars:skel:jointIndices/] : [/def BlendShape "Top"/]) expect(usda).toMatch(part);
       const arrived = (await objects("unity")).filter((o) => !before.has(o.name));
@@ -79,6 +79,9 @@ describe("real assets through import_asset and transfer_asset", () => {
         } else {
           const o = got.find((x) => x.asset?.morph_targets)!;
           expect(o.asset!.morph_targets).toEqual(src.asset!.morph_targets);
+          // Custom properties (Blender's targetNames here) ride in customData.userProperties.
+          expect(src.asset!.properties).toBeDefined();
+          expect(o.asset!.properties).toEqual(src.asset!.properties);
         }
       }
     }

@@ -1,7 +1,8 @@
 /**
  * Parser for the USDA text subset that usd.ts writes and that common exporters (Blender, three's
  * USDZExporter) emit: prims with metadata, typed attributes with default values, `.timeSamples`
- * and `.connect`, relationships, dictionaries (customData), asset paths. Not supported (they throw
+ * and `.connect`, relationships, dictionaries (customData; keys bare or quoted, entry types kept
+ * aside for `dictType`, a "__proto__" key an ordinary own key), asset paths. Not supported (they throw
  * a parse error rather than being misread): variant sets, triple-quoted strings and `@@@` assets.
  *
  * Numeric arrays take a fast path straight into flat number arrays, because mesh data dominates
