@@ -178,6 +178,12 @@ describe("USDA custom properties limits", () => {
     await expect(read(text)).rejects.toThrow(`the file's custom properties take more than ${LIMITS.propertiesChars} characters of JSON`);
   });
 
+  it("ignores a userProperties entry that is not a dictionary, with a warning", async () => {
+    const dec = await read(`#usda 1.0\ndef Xform "N" (\n    customData = { string userProperties = "x" }\n)\n{\n}\n`);
+    expect(dec.scene.nodes[0].extras).toBeUndefined();
+    expect(dec.warnings).toEqual(['usd: customData.userProperties of node "N" is not a dictionary; ignored']);
+  });
+
   it("drops kilnJson text that is not JSON, with a warning", async () => {
     const dec = await read(wrap(`dictionary a = { string kilnJson = "{oops" }\nint64 b = 2`));
     expect(dec.scene.nodes[0].extras).toEqual({ b: 2 });

@@ -61,6 +61,7 @@ export const userPropertiesData = (extras: InterchangeExtras | undefined) => use
  */
 export function readUserProperties(holder: UsdValue | undefined, name: string, what: string, warn: (m: string) => void): InterchangeExtras | undefined {
   if (!isDict(holder) || !(name in holder)) return undefined;
+  if (!isDict(holder[name])) return warn(`usd: customData.${name} of ${what} is not a dictionary; ignored`), undefined;
   const dropped = (k: string) => warn(`usd: custom property "${k}" of ${what} dropped: its value is not JSON`);
   const tooDeep = `usd: custom properties of ${what} nest deeper than ${LIMITS.propertiesDepth} levels`;
   const DROP = Symbol("drop");
