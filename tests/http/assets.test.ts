@@ -3,7 +3,7 @@
  * their UV sets, colours, material slots, textures, skins and morph targets in get_scene and
  * list_objects; transferred Blender → Unity as glTF they keep them, and the file passes the
  * Khronos validator; as USDA the skinned and morphed ones keep their joints and morph targets
- * (also read again by import_asset); as FBX a textured asset keeps its UV sets and textures;
+ * (also read again by import_asset), and a real asset given custom properties keeps them; as FBX a textured asset keeps its UV sets and textures;
  * create_material takes texture files from the project, path-confined.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +11,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateBytes } from "gltf-validator";
 import { startServer, ROOT, type KilnServer } from "../helpers/server";
+import { encode } from "../../server/pipeline/formats";
+import { readAsset } from "../fixtures/assets/read";
 
 let kiln: KilnServer;
 let dir: string;
@@ -67,7 +69,7 @@ describe("real assets through import_asset and transfer_asset", () => {
       const before = new Set((await objects("unity")).map((o) => o.name));
       const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: top(src), format: "usd" });
       expect(t.file.path).toMatch(/\.usda$/);
-      expect(t.warnings.filter((w: string) => /usd: .*(skin|morph|joint)/.test(w))).toEqual([]);
+      expect(t.warnings.filter((w: string) => /usd: .*(skin|morph|joint|custom propert)/.test(w))).toEqual([]);
       const usda = readFileSync(t.file.path, "utf8");
       for (const part of src === skinned ? [/^\s*def Skeleton "/m, /primvars:skel:jointIndices/] : [/def BlendShape "Top"/]) expect(usda).toMatch(part);
       const arrived = (await objects("unity")).filter((o) => !before.has(o.name));
@@ -81,6 +83,40 @@ describe("real assets through import_asset and transfer_asset", () => {
           expect(o.asset!.morph_targets).toEqual(src.asset!.morph_targets);
         }
       }
+    }
+  });
+
+  it("transfers custom properties of objects and materials Blender → Unity as USDA, and imports that file again", async () => {
+    // No fixture has custom properties of its own: a real one gets some, written as a GLB with Kiln's glTF writer.
+    const { scene } = await readAsset("22_material_slot_not_merge");
+    scene.nodes.forEach((n, i) => (n.extras = { tag: `node ${i}`, nested: { list: [1, 2.5], flags: [true, false], none: null, mixed: [1, "a"] }, 'key " \n ü': "value \\ 字", big: 2 ** 60 }));
+    scene.materials.forEach((m) => (m.extras = { finish: m.name, weights: [0.5, 1] }));
+    const file = path.join(dir, "props.glb");
+    writeFileSync(file, (await encode("gltf", scene, "props")).files[0].bytes);
+    const root = (await kiln.ok("import_asset", { app: "blender", path: file })).imported.root;
+    // Properties as canonical JSON (keys sorted), one per object or material that has them.
+    const canon = (v: unknown) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+    const props = async (app: string, names?: Set<string>) => {
+      const s = await kiln.ok("get_scene", { app });
+      const objs = (s.objects as (Obj & { properties?: unknown })[]).filter((o) => !names || !names.has(o.name));
+      const mats = (s.materials as { name: string; properties?: unknown }[]).filter((m) => !names || !names.has(`material ${m.name}`));
+      return { objects: objs.flatMap((o) => (o.asset?.properties ?? o.properties ? [canon(o.asset?.properties ?? o.properties)] : [])).sort(), materials: mats.flatMap((m) => (m.properties ? [canon(m.properties)] : [])).sort(), all: new Set([...objs.map((o) => o.name), ...mats.map((m) => `material ${m.name}`)]) };
+    };
+    const want = await props("blender");
+    expect(want.objects.length).toBeGreaterThan(0);
+    expect(want.materials.length).toBeGreaterThan(0);
+    let usda = "";
+    for (const app of ["unity", "godot"]) {
+      const before = (await props(app)).all;
+      if (app === "unity") {
+        const t = await kiln.ok("transfer_asset", { source_app: "blender", target_app: "unity", asset: root, format: "usd" });
+        expect(t.warnings.filter((w: string) => /custom propert/.test(w))).toEqual([]);
+        expect(readFileSync(t.file.path, "utf8")).toContain("dictionary userProperties = {");
+        usda = t.file.path;
+      } else await kiln.ok("import_asset", { app: "godot", path: usda });
+      const got = await props(app, before);
+      expect(got.objects, `${app} objects`).toEqual(want.objects);
+      expect(got.materials, `${app} materials`).toEqual(want.materials);
     }
   });
 

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encode } from "../../server/pipeline/formats";
+import { encode, LIMITS } from "../../server/pipeline/formats";
 import { glb, HOSTILE } from "../fixtures/hostile/corpus";
 import { largeScene } from "../fixtures/formats/scene";
 import { startServer, type KilnServer } from "../helpers/server";
@@ -52,11 +52,12 @@ describe("hostile files", () => {
     console.log(`${h.name}: ${r.status} ${r.body.error.code}; poller p99 ${watched.p99.toFixed(1)} ms over ${watched.samples} calls (idle p99 ${idle.toFixed(1)} ms); RSS max ${(watched.maxRss / 2 ** 20).toFixed(0)} MiB`);
   }, 120_000);
 
-  it("accepts a file at the edges of its budgets (lone surrogate in a name, large but finite values), and every transfer of it works", async () => {
+  it("accepts a file at the edges of its budgets (lone surrogate in a name, large but finite values, custom properties nested to the limit), and every transfer of it works", async () => {
+    const deep = `${"[".repeat(LIMITS.propertiesDepth)}"\\ud800 \\" \\n"${"]".repeat(LIMITS.propertiesDepth)}`;
     const bin = Buffer.from(new Float32Array([0, 0, 0, 1e6, 0, 0, 0, 1e6, 0]).buffer);
     writeFileSync(path.join(dir, "edge.glb"), glb({
       asset: { version: "2.0" }, scene: 0, scenes: [{ nodes: [0] }],
-      nodes: [{ name: "Edge \ud800", mesh: 0, translation: [1e8, 0, 0], scale: [1e2, 1e2, 1e2] }],
+      nodes: [{ name: "Edge \ud800", mesh: 0, translation: [1e8, 0, 0], scale: [1e2, 1e2, 1e2], extras: { deep: JSON.parse(deep), "key \" \n": [1, "x", null] } }],
       meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
       accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: "VEC3", min: [0, 0, 0], max: [1e6, 1e6, 0] }],
       bufferViews: [{ buffer: 0, byteLength: bin.length }], buffers: [{ byteLength: bin.length }],

@@ -37,7 +37,7 @@ const CODECS: Record<TransferFormat, { encode: typeof encodeGltf; decode: typeof
 const CARRIES: Record<Exclude<TransferFormat, "gltf">, ReadonlySet<string>> = {
   fbx: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "custom properties", "skin weights", "skins", "morph targets", "morph weight animation"]),
   obj: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour"]),
-  usd: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "alpha cutoff", "double-sided flag", "skin weights", "skins", "morph targets", "morph weight animation"]),
+  usd: new Set(["UV sets", "vertex colours", "material slots", "textures", "emissive colour", "alpha cutoff", "double-sided flag", "custom properties", "skin weights", "skins", "morph targets", "morph weight animation"]),
 };
 
 /**

@@ -42,6 +42,23 @@ describe("checkDecodedScene", () => {
     expect(worldMatrices(chain(100_000))).toHaveLength(100_000); // no stack overflow either
   });
 
+  it("caps custom properties of nodes, meshes and materials (any format): nesting per object, JSON size per file, without recursion", () => {
+    const nest = (n: number): unknown => {
+      let v: unknown = 1;
+      for (let k = 0; k < n; k++) v = [v];
+      return v;
+    };
+    const mesh = (extras: Record<string, unknown>) => ({ name: "M", positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0), extras });
+    // The properties object is level 1, so a value may nest propertiesDepth levels.
+    expect(() => checkDecodedScene(scene([node("N", null, { extras: { a: nest(LIMITS.propertiesDepth) } })]))).not.toThrow();
+    expect(() => checkDecodedScene(scene([node("N", null, { extras: { a: nest(LIMITS.propertiesDepth + 1) } })]))).toThrow(`custom properties of node "N" nest deeper than ${LIMITS.propertiesDepth} levels`);
+    expect(() => checkDecodedScene(scene([], { meshes: [mesh({ a: nest(1_000_000) })] }))).toThrow(`custom properties of mesh "M" nest deeper than ${LIMITS.propertiesDepth} levels`);
+    const half = "x".repeat(LIMITS.propertiesChars / 2);
+    expect(() => checkDecodedScene(scene([node("N", null, { extras: { s: half } })]))).not.toThrow();
+    const material = { name: "W", color: [1, 1, 1, 1] as [number, number, number, number], metallic: 0, roughness: 1, extras: { s: half } };
+    expect(() => checkDecodedScene(scene([node("N", null, { extras: { s: half } })], { materials: [material] }))).toThrow(`the file's custom properties take more than ${LIMITS.propertiesChars} characters of JSON`);
+  });
+
   it("refuses parent cycles", () => {
     expect(() => checkDecodedScene(scene([node("A", 1), node("B", 0)]))).toThrow("parent cycle");
   });

@@ -34,6 +34,10 @@ export const LIMITS = {
   fbxInflateRatio: 64,
   /** Nesting of USDA prims, values and dictionaries. */
   usdaDepth: 256,
+  /** Levels of objects and arrays in one custom property's value (`{"a": [[1]]}`: 2). */
+  propertiesDepth: 64,
+  /** Custom properties of one file, in characters of their JSON text. */
+  propertiesChars: 16 * 2 ** 20,
 } as const;
 
 /** A file broke one of LIMITS (or claims data it does not hold). */
@@ -54,6 +58,36 @@ const finiteWithin = (v: ArrayLike<number>, max: number) => {
   for (let k = 0; k < v.length; k++) if (!(Math.abs(v[k]) <= max)) return false;
   return true;
 };
+
+/**
+ * Nesting depth of a JSON value (a scalar is 0, `{}` 1), without recursion and stopping past
+ * `max`: a custom property decoded from JSON text (a USDA kilnJson, an FBX KilnJSON) may be a
+ * million levels deep, and JSON.stringify would overflow the stack on it.
+ */
+export function jsonDepth(value: unknown, max: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > max) return deepest;
+    for (const c of Array.isArray(v) ? v : Object.values(v)) if (typeof c === "object" && c !== null) stack.push([c, d + 1]);
+  }
+  return deepest;
+}
+
+/** Custom properties of every node, mesh and material: depth per value and size in total capped. */
+function checkProperties(scene: InterchangeScene): void {
+  let chars = 0;
+  const owners = [...scene.nodes.map((n) => ["node", n] as const), ...scene.meshes.map((m) => ["mesh", m] as const), ...scene.materials.map((m) => ["material", m] as const)];
+  for (const [kind, o] of owners) {
+    if (o.extras === undefined) continue;
+    budget(jsonDepth(o.extras, LIMITS.propertiesDepth + 1) <= LIMITS.propertiesDepth + 1, `custom properties of ${kind} "${o.name}" nest deeper than ${LIMITS.propertiesDepth} levels`);
+    chars += JSON.stringify(o.extras)?.length ?? 0;
+    budget(chars <= LIMITS.propertiesChars, `the file's custom properties take more than ${LIMITS.propertiesChars} characters of JSON`);
+  }
+}
 
 /** Depth of every node (roots 1), without recursion; Infinity for nodes in a parent cycle. */
 function depths(scene: InterchangeScene): number[] {
@@ -154,6 +188,7 @@ export function checkDecodedScene(scene: InterchangeScene): void {
     budget(triangles <= LIMITS.triangles, `the file places more than ${LIMITS.triangles} triangles (a mesh counts once per node using it)`);
     if (n.light) budget(finiteWithin([...n.light.color, n.light.intensity, n.light.range ?? 0, n.light.spotAngleDeg ?? 0], Number.MAX_VALUE), `light of ${name} has a value that is not a finite number`);
   });
+  checkProperties(scene);
   const depth = depths(scene);
   const deepest = depth.reduce((a, b) => Math.max(a, b), 0);
   budget(deepest !== Infinity, "the file's node hierarchy has a parent cycle");

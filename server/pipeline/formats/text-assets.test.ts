@@ -41,6 +41,13 @@ const textures = (scene: InterchangeScene, name: string) => {
   return Object.fromEntries(Object.entries(m?.textures ?? {}).map(([slot, t]) => [slot, { ...t, image: Buffer.from(scene.images![t.image].bytes).toString("base64") }]));
 };
 
+/** No fixture has custom properties of its own (the glTF reader keeps Blender's targetNames as morph target names): each object gets some. */
+function giveProperties(scene: InterchangeScene) {
+  scene.nodes.forEach((n, i) => (n.extras = { node: n.name, index: i, flags: [i % 2 === 0], mixed: [n.name, i, null] }));
+  scene.meshes.forEach((m, i) => (m.extras = { mesh: m.name, lod: { level: i, ratios: [1, 0.5] } }));
+  scene.materials.forEach((m) => (m.extras = { material: m.name, tags: ["a", 'b "q"'] }));
+}
+
 const roundTrip = async (format: TransferFormat, src: InterchangeScene, name: string) => {
   const enc = await encode(format, src, name);
   const dec = await decode(format, new Map(enc.files.map((f) => [f.name, f.bytes])), enc.files[0].name);
@@ -50,6 +57,7 @@ const roundTrip = async (format: TransferFormat, src: InterchangeScene, name: st
 describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s codec", (format) => {
   it.each(ASSETS)("%s keeps UVs, colours, slots and textures", async (name) => {
     const src = (await readAsset(name)).scene;
+    if (format === "usd") giveProperties(src);
     const { enc, dec } = await roundTrip(format, src, name);
     const before = placed(src), after = placed(dec.scene);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
@@ -60,6 +68,8 @@ describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s co
       expect(got.mesh.uvs?.length ?? 0, `${node} UV sets`).toBe(sets);
       for (let s = 0; s < sets; s++) expectCornersClose(got.mesh.uvs![s], got.mesh.indices, mesh.uvs![s], mesh.indices, 2, 1e-6, `${node} uv${s}`);
       expect(!!got.mesh.colors, `${node} colours`).toBe(!!mesh.colors);
+      // USDA carries custom properties (customData.userProperties).
+      if (format === "usd") expect(got.mesh.extras, `${node} mesh properties`).toEqual(mesh.extras);
       if (mesh.colors) {
         const rgba = format === "obj" ? mesh.colors.map((v, k) => (k % 4 === 3 ? 1 : v)) : mesh.colors;
         expectCornersClose(got.mesh.colors!, got.mesh.indices, rgba, mesh.indices, 4, 1 / 255, `${node} colours`);
@@ -96,7 +106,10 @@ describe.each(["obj", "usd"] as const)("real Blender assets through Kiln's %s co
       // USDA also keeps the double-sided flag and alpha cutoff (opacityThreshold); OBJ warns.
       if (format === "usd") expect([back.doubleSided, back.alphaMode === "MASK" ? back.alphaCutoff : undefined]).toEqual([m.doubleSided, m.alphaMode === "MASK" ? m.alphaCutoff : undefined]);
       else if (m.doubleSided) expect(enc.warnings).toContain(`obj: double-sided flag of material "${m.name}" dropped`);
+      if (format === "usd") expect(back.extras, `${m.name} properties`).toEqual(m.extras);
     }
+    const nodeProperties = (s: InterchangeScene) => s.nodes.map((n) => [n.name, n.extras]).sort();
+    if (format === "usd") expect(nodeProperties(dec.scene)).toEqual(nodeProperties(src));
     if (format === "obj" && src.meshes.some((m) => (m.uvs?.length ?? 0) > 1)) expect(enc.warnings.some((w) => /^obj: second UV set of mesh ".*" dropped \(OBJ has one\)$/.test(w))).toBe(true);
     // Images sit beside the main file under plain names.
     for (const f of enc.files.slice(format === "obj" ? 2 : 1)) expect(f.name).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*\.(png|jpg)$/);

@@ -15,6 +15,7 @@ import { readMesh, subsetBindings } from "./usd-mesh";
 import { readTextures } from "./usd-shading";
 import { SideImages } from "./side-images";
 import { SkelReader } from "./usd-skel-read";
+import { readUserProperties } from "./usd-properties";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
 // Read through the material pass, or through their Skeleton and meshes (usd-skel-read.ts).
@@ -64,6 +65,7 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
   const tcps = num(layer.metadata.timeCodesPerSecond, 24);
   const rootTurn = layer.metadata.upAxis === "Z" ? new Matrix4().makeRotationX(-Math.PI / 2) : null;
   const nameOf = (p: UsdPrim) => ((p.metadata.customData as UsdDict | undefined)?.kilnName as string | undefined) ?? p.name;
+  const propertiesOf = (p: UsdPrim, what: string) => readUserProperties(p.metadata.customData, "userProperties", `${what} "${nameOf(p)}"`, warn);
 
   // Materials first (anywhere in the layer), so bindings can refer to them by path.
   const materialByPath = new Map<string, number>();
@@ -85,15 +87,22 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const cutoff = num(get("opacityThreshold")?.value, 0);
     if (cutoff > 0) Object.assign(material, { alphaMode: "MASK", alphaCutoff: cutoff });
     if ((p.metadata.customData as UsdDict | undefined)?.kilnDoubleSided) material.doubleSided = true;
+    const extras = propertiesOf(p, "material");
+    if (extras) material.extras = extras;
     materialByPath.set(p.path, scene.materials.push(material) - 1);
   }
 
   const skel = new SkelReader(prims, scene, mpu, tcps, warn);
+  /** The prim each node was read from, so a prim's properties go to one object only. */
+  const nodePrim = new Map<number, string>();
   const meshByKilnIndex = new Map<number, ReturnType<typeof readMesh>>();
   const attachMesh = (p: UsdPrim, node: InterchangeNode, index: number) => {
     const shared = (p.metadata.customData as UsdDict | undefined)?.kilnMesh;
     const read = typeof shared === "number" && meshByKilnIndex.has(shared) ? meshByKilnIndex.get(shared)! : readMesh(p, nameOf(p), mpu, warn, scene);
     node.mesh = read.mesh;
+    // A Mesh prim that is its node's own prim (a transformed Mesh) gave its properties to the node.
+    const extras = p.path === nodePrim.get(index) ? undefined : propertiesOf(p, "mesh");
+    if (extras && !scene.meshes[read.mesh].extras) scene.meshes[read.mesh].extras = extras;
     skel.noteMesh(p, index, read);
     if (typeof shared === "number") meshByKilnIndex.set(shared, read);
     const binding = p.properties.get("material:binding")?.value;
@@ -115,6 +124,11 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     }
     if (read.doubleSided) for (const m of [node.material, ...(node.materials ?? [])]) if (m !== undefined && m !== null) scene.materials[m].doubleSided = true;
   };
+  // A light's or camera's own properties join its node's (Kiln keeps them on nodes, meshes and materials).
+  const mergeProperties = (p: UsdPrim, node: InterchangeNode, index: number) => {
+    const extras = p.path === nodePrim.get(index) ? undefined : propertiesOf(p, p.type === "Camera" ? "camera" : "light");
+    if (extras) node.extras = { ...extras, ...node.extras };
+  };
   const attachLight = (p: UsdPrim, node: InterchangeNode) => {
     if (p.type !== "DistantLight" && p.type !== "SphereLight") return warn(`usd: ${p.type} "${nameOf(p)}" dropped`);
     const cone = input(p, "shaping:cone:angle")?.value;
@@ -133,7 +147,11 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     const clip = vec(p.properties.get("clippingRange")?.value) ?? [1, 1e6];
     node.camera = { fovYDeg: (2 * Math.atan(va / (2 * fl)) * 180) / Math.PI, near: clip[0] * mpu, far: clip[1] * mpu };
   };
-  const attach = (p: UsdPrim, node: InterchangeNode, index: number) => (p.type === "Mesh" ? attachMesh(p, node, index) : p.type === "Camera" ? attachCamera(p, node) : attachLight(p, node));
+  const attach = (p: UsdPrim, node: InterchangeNode, index: number) => {
+    if (p.type === "Mesh") return attachMesh(p, node, index);
+    mergeProperties(p, node, index);
+    return p.type === "Camera" ? attachCamera(p, node) : attachLight(p, node);
+  };
   const kindOf = (p: UsdPrim) => (p.type === "Mesh" ? "mesh" : p.type === "Camera" ? "camera" : "light");
 
   const visit = (p: UsdPrim, parent: number | null) => {
@@ -170,7 +188,10 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
     for (const e of [12, 13, 14]) m.elements[e] *= mpu;
     if (parent === null && rootTurn) m.premultiply(rootTurn);
     const node: InterchangeNode = { name: nameOf(p), parent, ...decomposeTrs(m) };
+    const extras = propertiesOf(p, "node");
+    if (extras) node.extras = extras;
     const self = scene.nodes.push(node) - 1;
+    nodePrim.set(self, p.path);
     if (attachable) attach(p, node, self);
     readAnimation(self, p, ops, animated, tcps, mpu, parent === null ? rootTurn : null, warn, scene);
     if (p.type === "Skeleton") return skel.readSkeleton(p, self, null);

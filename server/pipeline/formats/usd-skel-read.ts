@@ -15,6 +15,7 @@ import { decomposeTrs, type InterchangeAnimation, type InterchangeMorphTarget, t
 import type { ReadMesh } from "./usd-mesh";
 import type { UsdDict, UsdPath, UsdPrim, UsdProperty, UsdValue } from "./usda-parse";
 import { sample } from "./usd-skel";
+import { readUserProperties } from "./usd-properties";
 
 type Vec = number[];
 const vec = (v: UsdValue | undefined): Vec | undefined => (Array.isArray(v) && v.every((x) => typeof x === "number") ? (v as Vec) : undefined);
@@ -100,11 +101,14 @@ export class SkelReader {
       rest = paths.map((_, k) => (bind ? (parentOf[k] >= 0 ? bind[parentOf[k]].clone().invert().multiply(bind[k]) : bind[k].clone()) : new Matrix4()));
     }
     const first = this.scene.nodes.length;
+    const jointProperties = (p.metadata.customData as UsdDict | undefined)?.kilnJointUserProperties;
     paths.forEach((path, k) => {
       const m = rest![k].clone();
       const root = parentOf[k] < 0;
       if (root && rootTurn) m.premultiply(rootTurn);
-      this.scene.nodes.push({ name: names[k] ?? path.slice(path.lastIndexOf("/") + 1), parent: root ? parent : first + parentOf[k], ...decomposeTrs(m) });
+      const name = names[k] ?? path.slice(path.lastIndexOf("/") + 1);
+      const extras = readUserProperties(jointProperties, path, `joint "${name}"`, this.warn);
+      this.scene.nodes.push({ name, parent: root ? parent : first + parentOf[k], ...decomposeTrs(m), ...(extras ? { extras } : {}) });
     });
     const joints = paths.map((_, k) => first + k);
     // Without bindTransforms, joints bind at rest (skeleton space): parents first, by path depth, without recursion.

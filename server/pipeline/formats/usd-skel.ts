@@ -21,6 +21,7 @@
 import { Matrix4, Quaternion } from "three";
 import { formatFloat as f } from "./text";
 import { USD_TIME_CODES_PER_SECOND as TIME_CODES, usdIdentifier as usdId, usdString } from "./usd";
+import { userPropertiesEntry } from "./usd-properties";
 import { decomposeTrs, localMatrix, uniqueNames, type InterchangeNode, type InterchangeScene } from "./interchange";
 
 export interface PlannedSkeleton {
@@ -221,10 +222,13 @@ export function sample(track: Track, t: number, rotation: boolean): number[] {
 export function skeletonLines(scene: InterchangeScene, s: PlannedSkeleton, id: string, path: string, pad: string): string[] {
   const q = pad + "    ";
   const data = s.name === id ? [] : [`string kilnName = ${usdString(s.name)}`];
+  // Joints are no prims: their custom properties ride in the Skeleton's customData, by joint path.
+  const joints = s.joints.flatMap((j, k) => userPropertiesEntry(s.paths[k], scene.nodes[j].extras));
+  if (joints.length) data.push(["dictionary kilnJointUserProperties = {", ...joints.flatMap((e) => e.split("\n")).map((l) => `    ${l}`), "}"].join("\n"));
   const animated = s.joints.filter((j) => Object.keys(tracks(scene, j)).some((ch) => ch !== "weights"));
   const anim = animated.length > 0 || s.morphs.length > 0;
   const out = [`${pad}def Skeleton "${id}" (`, `${q}prepend apiSchemas = ["SkelBindingAPI"]`];
-  if (data.length) out.push(`${q}customData = {`, ...data.map((d) => `${q}    ${d}`), `${q}}`);
+  if (data.length) out.push(`${q}customData = {`, ...data.flatMap((d) => d.split("\n")).map((d) => `${q}    ${d}`), `${q}}`);
   out.push(`${pad})`, `${pad}{`);
   out.push(`${q}uniform token[] joints = ${tokens(s.paths)}`);
   out.push(`${q}uniform token[] jointNames = ${tokens(s.joints.map((j) => scene.nodes[j].name))}`);

@@ -20,13 +20,16 @@
  *     Materials            Scope of UsdPreviewSurface materials (usd-shading.ts), texture images
  *                          written beside the .usda
  * Prim names must be identifiers, so names are sanitised and the original kept in
- * customData.kilnName whenever it differs. Animation is time-sampled xformOps (joints: SkelAnimation).
+ * customData.kilnName whenever it differs. Custom properties ride in customData.userProperties
+ * (usd-properties.ts): a node's on its Xform, a mesh's on its Mesh prim (never the same prim, so
+ * they stay apart), a material's on its Material; joints' on their Skeleton (usd-skel.ts). Animation is time-sampled xformOps (joints: SkelAnimation).
  * With skins or morph targets the root prim is a SkelRoot.
  */
 import { formatFloat as f } from "./text";
 import { meaninglessLightFieldWarnings, uniqueNames, unusedMeshWarnings, validateScene, type EncodeResult, type InterchangeMesh, type InterchangeScene } from "./interchange";
 import { imageFileNames } from "./side-images";
 import { materialLines } from "./usd-shading";
+import { userPropertiesData } from "./usd-properties";
 import { meshSkelLines, planSkeletons, skeletonLines } from "./usd-skel";
 
 /** Time codes per second written to the layer; key times are seconds × this. */
@@ -92,7 +95,8 @@ function vec3Array(a: Float32Array): string {
 /** Prim metadata block carrying customData entries (already typed, e.g. `string kilnName = "x"`). */
 function meta(pad: string, entries: string[], extra: string[] = []): string {
   const lines = [...extra];
-  if (entries.length) lines.push(`customData = {\n${entries.map((e) => `${pad}        ${e}`).join("\n")}\n${pad}    }`);
+  // Dictionary entries span lines; their continuation lines are indented with them.
+  if (entries.length) lines.push(`customData = {\n${entries.map((e) => `${pad}        ${e.replace(/\n/g, `\n${pad}        `)}`).join("\n")}\n${pad}    }`);
   return lines.length ? ` (\n${lines.map((l) => `${pad}    ${l}`).join("\n")}\n${pad})` : "";
 }
 
@@ -152,7 +156,7 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
   const writeNode = (i: number, pad: string, id: string, path: string) => {
     const n = scene.nodes[i];
     const trs = skel.moved.get(i)?.trs ?? n;
-    out.push(`${pad}def Xform "${id}"${meta(pad, nameData(n.name, id))}`, `${pad}{`);
+    out.push(`${pad}def Xform "${id}"${meta(pad, [...nameData(n.name, id), ...userPropertiesData(n.extras)])}`, `${pad}{`);
     const p = pad + "    ";
     writeOp(p, i, "double3", "translate", trs.translation);
     writeOp(p, i, "quatf", "orient", trs.rotation);
@@ -167,7 +171,7 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
       const m = scene.meshes[n.mesh];
       const id = ids[next++];
       const skinning = meshSkelLines(scene, skel, i, `${path}/${id}`, skeletonRef, p + "    ");
-      const data = [...nameData(m.name, id), ...(meshUsers[n.mesh] > 1 ? [`int kilnMesh = ${n.mesh}`] : []), ...(skinning?.data ?? [])];
+      const data = [...nameData(m.name, id), ...(meshUsers[n.mesh] > 1 ? [`int kilnMesh = ${n.mesh}`] : []), ...(skinning?.data ?? []), ...userPropertiesData(m.extras)];
       const slots = m.groups ? (n.materials ?? []) : [n.material];
       // The mesh's own binding is what subsets without one show (USD's rule), so a mesh with an
       // empty slot has none: the first slot's material would fill the empty one.
@@ -254,7 +258,7 @@ export async function encodeUsd(scene: InterchangeScene, baseName: string): Prom
   out.push("", '    def Scope "Materials"', "    {");
   scene.materials.forEach((m, k) => {
     const id = materialIds[k];
-    const data = [...nameData(m.name, id), ...(m.doubleSided ? ["bool kilnDoubleSided = 1"] : [])];
+    const data = [...nameData(m.name, id), ...(m.doubleSided ? ["bool kilnDoubleSided = 1"] : []), ...userPropertiesData(m.extras)];
     out.push(`        def Material "${id}"${meta("        ", data)}`, "        {");
     out.push(...materialLines(m, materialPath(k), "        ", imageFiles, (msg) => warnings.push(msg)), "        }");
   });

@@ -1,7 +1,8 @@
 /**
  * Parser for the USDA text subset that usd.ts writes and that common exporters (Blender, three's
  * USDZExporter) emit: prims with metadata, typed attributes with default values, `.timeSamples`
- * and `.connect`, relationships, dictionaries (customData), asset paths. Not supported (they throw
+ * and `.connect`, relationships, dictionaries (customData; keys bare or quoted, entry types kept
+ * aside for `dictType`, a "__proto__" key an ordinary own key), asset paths. Not supported (they throw
  * a parse error rather than being misread): variant sets, triple-quoted strings and `@@@` assets.
  *
  * Numeric arrays take a fast path straight into flat number arrays, because mesh data dominates
@@ -16,8 +17,21 @@ import { LIMITS, LimitError } from "./limits";
 export type UsdValue = number | string | boolean | null | UsdPath | UsdValue[] | UsdDict | Map<number, UsdValue>;
 /** A `<path>` value. */
 export interface UsdPath { path: string }
-/** A `{ type name = value }` dictionary (types dropped). */
+/** A `{ type name = value }` dictionary; the types are kept aside (`dictType`). */
 export interface UsdDict { [key: string]: UsdValue }
+
+/** Declared types of parsed dictionaries' entries, off the dictionaries so their keys stay the file's. */
+const DICT_TYPES = new WeakMap<UsdDict, Map<string, string>>();
+/** The declared type (`string`, `int64`, `bool[]`, `dictionary`, …) of a parsed dictionary's entry. */
+export function dictType(dict: UsdDict, key: string): string | undefined {
+  return DICT_TYPES.get(dict)?.get(key);
+}
+/** Whether `v` is a parsed dictionary (not a `<path>`, list or time samples). */
+export function isDict(v: UsdValue | undefined): v is UsdDict {
+  return typeof v === "object" && v !== null && DICT_TYPES.has(v as UsdDict);
+}
+/** Sets `dict[key]` as an own entry, even for a key such as "__proto__" that plain assignment would treat specially. */
+const setKey = (dict: UsdDict, key: string, value: UsdValue) => Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** An attribute or relationship. */
 export interface UsdProperty {
@@ -188,12 +202,16 @@ export function parseUsda(text: string): UsdLayer {
       return samples;
     }
     const dict: UsdDict = {};
+    const types = new Map<string, string>();
+    DICT_TYPES.set(dict, types);
     while (peek() !== "}") {
       let type = word();
       if (peek() === "[") (expect("["), expect("]"), (type += "[]"));
+      // Keys are identifiers or quoted strings (USD's grammar: dictionary_key is an identifier, a keyword or a string).
       const name = peek() === "string" ? string() : word();
       expect("=");
-      dict[name] = value();
+      setKey(dict, name, value());
+      types.set(name, type);
       if (peek() === ";" || peek() === ",") pos++;
     }
     pos++;
@@ -212,7 +230,7 @@ export function parseUsda(text: string): UsdLayer {
       let key = word();
       if (LIST_OPS.has(key)) key = word();
       expect("=");
-      out[key] = value();
+      setKey(out, key, value());
       if (peek() === ";") pos++;
     }
     pos++;
