@@ -50,16 +50,16 @@ export function splitChanges(changes: Change[]): SplitChanges {
   return { text, blob };
 }
 
-/** The parts (each at most PART characters) a blob is written as. */
-export function blobParts(blob: string[]): string[] {
+/** The parts (each at most `size` characters, PART unless said) a blob is written as. */
+export function blobParts(blob: string[], size = PART): string[] {
   const parts: string[] = [];
   let current = "";
   for (const piece of blob) {
     for (let at = 0; at < piece.length; ) {
-      const take = Math.min(PART - current.length, piece.length - at);
+      const take = Math.min(size - current.length, piece.length - at);
       current += piece.slice(at, at + take);
       at += take;
-      if (current.length === PART) {
+      if (current.length === size) {
         parts.push(current);
         current = "";
       }
