@@ -3,8 +3,8 @@
  * `changes` row made logging an import block the service for over a second: serialising the
  * parameter and the database's synchronous insert of one huge row. So strings of BLOB_MIN
  * characters or more leave the row: `changes` holds `{"$kilnBlob": [offset, length]}` into the
- * operation's blob text, which is written as OperationBlob parts of at most PART characters, one
- * statement each, so other requests are served between them.
+ * operation's blob text, which is written as OperationBlob parts of at most PART characters (the
+ * writer uses 512 KiB), one statement each, so other requests are served between them.
  *
  * User data may itself hold an object with the marker's key (custom properties are free JSON), so
  * such objects are escaped as `{"$kilnEsc": object}` in rows written here. Rows written here say so
