@@ -3,8 +3,8 @@
  * `changes` row made logging an import block the service for over a second: serialising the
  * parameter and the database's synchronous insert of one huge row. So strings of BLOB_MIN
  * characters or more leave the row: `changes` holds `{"$kilnBlob": [offset, length]}` into the
- * operation's blob text, which is written as OperationBlob parts of at most PART characters, one
- * statement each, so other requests are served between them.
+ * operation's blob text, which is written as OperationBlob parts of at most PART characters (the
+ * writer uses 512 KiB), one statement each, so other requests are served between them.
  *
  * User data may itself hold an object with the marker's key (custom properties are free JSON), so
  * such objects are escaped as `{"$kilnEsc": object}` in rows written here. Rows written here say so
@@ -50,16 +50,16 @@ export function splitChanges(changes: Change[]): SplitChanges {
   return { text, blob };
 }
 
-/** The parts (each at most PART characters) a blob is written as. */
-export function blobParts(blob: string[]): string[] {
+/** The parts (each at most `size` characters, PART unless said) a blob is written as. */
+export function blobParts(blob: string[], size = PART): string[] {
   const parts: string[] = [];
   let current = "";
   for (const piece of blob) {
     for (let at = 0; at < piece.length; ) {
-      const take = Math.min(PART - current.length, piece.length - at);
+      const take = Math.min(size - current.length, piece.length - at);
       current += piece.slice(at, at + take);
       at += take;
-      if (current.length === PART) {
+      if (current.length === size) {
         parts.push(current);
         current = "";
       }

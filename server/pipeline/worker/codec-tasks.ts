@@ -13,7 +13,7 @@ import type { SceneState } from "../../scene/types";
 import type { Asset } from "../assets";
 import { exportFound, type ExportOptions, type ExportResult } from "../export-scene";
 import { decode, encode, type TransferFormat } from "../formats";
-import { unpackLongStrings, type PackedStrings } from "./long-strings";
+import { packLongStrings, unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
 import { MTL_TEXTURE_KEYS, parseMapLine } from "../formats/mtl";
 
@@ -148,10 +148,12 @@ async function runScan(task: ScanTask): Promise<string[]> {
 
 /** A task as posted to a worker: its long strings travel in a shared buffer (long-strings.ts). */
 export interface PackedTask { task: CodecTask; packed: PackedStrings | null }
+/** A worker's answer, its long strings (an import plan's mesh records) in a shared buffer too. */
+export interface PackedOutput { value: unknown; packed: PackedStrings | null }
 
 /** Runs a posted task in a worker thread. */
-export function runPackedTask({ task, packed }: PackedTask): Promise<unknown> {
-  return runCodecTask(unpackLongStrings(task, packed));
+export async function runPackedTask({ task, packed }: PackedTask): Promise<PackedOutput> {
+  return packLongStrings(await runCodecTask(unpackLongStrings(task, packed)));
 }
 
 /** Runs one task (in a worker, or in-process). */

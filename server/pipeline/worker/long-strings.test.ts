@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { packLongStrings, unpackLongStrings } from "./long-strings";
+import { packLongStrings, unpackLongStrings, unpackLongStringsInTurns } from "./long-strings";
 
 describe("long strings across threads", () => {
   it("moves long strings to a shared buffer and puts them back exactly, leaving the input alone", async () => {
@@ -17,6 +17,26 @@ describe("long strings across threads", () => {
     expect((task.source.records.get("mesh/a") as { positions: string }).positions).toBe(ascii); // not mutated
     const back = unpackLongStrings(sent, structuredClone(packed));
     expect(back).toEqual(task);
+  });
+
+  it("brings a worker's answer back in turns, ASCII and UTF-8 strings alike", async () => {
+    const ascii = "QUJD".repeat(300_000);
+    const latin = "é".repeat(300_000); // one UTF-16 unit, two UTF-8 bytes: must not be read as latin1
+    const answer = { plan: { meshes: [{ id: "mesh/x", positions: ascii, normals: latin, indices: "AAAA" }] }, warnings: [] };
+    const { value, packed } = await packLongStrings(answer);
+    expect(packed!.strings.map((s) => s.ascii)).toEqual([true, false]);
+    const back = await unpackLongStringsInTurns(structuredClone(value), structuredClone(packed));
+    expect(back).toEqual(answer);
+    expect(await unpackLongStringsInTurns(answer, null)).toBe(answer);
+  });
+
+  it("does not walk deeply nested data (a file's extras), which still arrives whole", async () => {
+    let deep: unknown = { leaf: "x".repeat(300_000) };
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    const answer = { plan: { meshes: [{ positions: "Q".repeat(300_000) }], extras: deep } };
+    const { value, packed } = await packLongStrings(answer);
+    expect(packed!.strings.map((s) => s.path)).toEqual([["plan", "meshes", 0, "positions"]]);
+    expect((value as typeof answer).plan.extras).toBe(deep);
   });
 
   it("leaves a task without long strings as it is", async () => {

@@ -25,8 +25,8 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Piscina } from "piscina";
 import { busy } from "../../errors";
-import { runCodecTask, type CodecOutput, type CodecTask, type PackedTask } from "./codec-tasks";
-import { packLongStrings } from "./long-strings";
+import { runCodecTask, type CodecOutput, type CodecTask, type PackedOutput, type PackedTask } from "./codec-tasks";
+import { packLongStrings, unpackLongStringsInTurns } from "./long-strings";
 
 /** A non-negative integer from the environment, or undefined. */
 const fromEnv = (name: string) => {
@@ -92,9 +92,10 @@ function workerFailure(e: unknown): Error {
 export async function runInWorker<T extends CodecTask>(task: T): Promise<CodecOutput<T>> {
   if (POOL.threads === 0) return (await runCodecTask(task)) as CodecOutput<T>;
   try {
-    // A big mesh's strings go in a shared buffer, copied in slices (long-strings.ts).
+    // A big mesh's strings go in a shared buffer, copied in slices (long-strings.ts), both ways.
     const { value, packed } = await packLongStrings(task);
-    return (await pool().run({ task: value, packed } satisfies PackedTask)) as CodecOutput<T>;
+    const out = (await pool().run({ task: value, packed } satisfies PackedTask)) as PackedOutput;
+    return (await unpackLongStringsInTurns(out.value, out.packed)) as CodecOutput<T>;
   } catch (e) {
     throw workerFailure(e);
   }
