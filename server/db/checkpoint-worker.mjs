@@ -1,12 +1,19 @@
-// WAL checkpoints of the SQLite database, on their own thread and connection (wal-checkpointer.ts
-// says why). Plain JavaScript, started as it is: nothing here is bundled by Next.js.
+// WAL checkpoints of the SQLite database, and bulk inserts of snapshot packs, on their own thread
+// and connection (wal-checkpointer.ts says why). Plain JavaScript, started as it is: nothing here
+// is bundled by Next.js.
 import { statSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 
 const { file, limit, pollMs, everyMs } = workerData;
 const db = new Database(file);
-db.pragma("busy_timeout = 1000");
+db.pragma("busy_timeout = 5000");
+// This connection writes only packs no version references yet (refs = 0), so their batches commit
+// without an fsync (synchronous = NORMAL), except a save's last one (`sync`): its fsync of the WAL
+// makes every earlier frame durable too, here and off the event loop. The save's own commit on the
+// service's connection (synchronous = FULL) comes after them in the same WAL anyway, so a save is
+// never durable without its packs; the last batch's fsync only keeps that commit's fsync small.
+let insert;
 let failing = false;
 let last = Date.now();
 
@@ -38,7 +45,20 @@ const timer = setInterval(() => {
   }
 }, pollMs);
 
+/** Inserts packs with no reference (skipping hashes already stored); answers the hashes it wrote. */
+function insertPacks({ id, rows, sync }) {
+  try {
+    db.pragma(`synchronous = ${sync ? "FULL" : "NORMAL"}`);
+    insert ??= db.prepare(`INSERT INTO "SnapshotObject" ("hash", "data", "refs", "children") VALUES (?, ?, 0, '[]') ON CONFLICT ("hash") DO NOTHING`);
+    const written = db.transaction(() => rows.filter((r) => insert.run(r.hash, r.data).changes === 1).map((r) => r.hash))();
+    parentPort.postMessage({ id, written });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error?.message ?? error), code: error?.code });
+  }
+}
+
 parentPort.on("message", (message) => {
+  if (message?.kind === "insert") insertPacks(message);
   if (message === "failure") failing = true;
   if (message === "close") {
     clearInterval(timer);

@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { openDb } from "./client";
-import { WAL_LIMIT } from "./wal-checkpointer";
+import { migrate } from "./migrate";
+import { offThreadInsert, WAL_LIMIT } from "./wal-checkpointer";
 
 const home = mkdtempSync(path.join(tmpdir(), "kiln-wal-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -33,5 +34,25 @@ describe("WAL checkpoints off the event loop", () => {
     } finally {
       await db.$disconnect();
     }
+  });
+
+  it("inserts a save's packs on the thread, unreferenced, skipping stored ones", async () => {
+    const dir = mkdtempSync(path.join(home, "packs-"));
+    const config = loadConfig({ ...process.env, KILN_HOME: dir, DATABASE_URL: "" }, process.cwd());
+    await migrate(config, process.cwd());
+    const db = await openDb(config);
+    try {
+      const insert = offThreadInsert(db)!;
+      expect(insert).toBeTypeOf("function");
+      expect(await insert([{ hash: "a", data: "A" }, { hash: "b", data: "B" }], false)).toEqual(["a", "b"]);
+      // "b" is stored already: it is kept as it was and not reported as written.
+      expect(await insert([{ hash: "b", data: "other" }, { hash: "c", data: "C" }], true)).toEqual(["c"]);
+      expect(await db.$queryRawUnsafe(`SELECT "hash", "data", "refs", "children" FROM "SnapshotObject" ORDER BY "hash"`)).toEqual([
+        { hash: "a", data: "A", refs: 0, children: "[]" }, { hash: "b", data: "B", refs: 0, children: "[]" }, { hash: "c", data: "C", refs: 0, children: "[]" },
+      ]);
+    } finally {
+      await db.$disconnect();
+    }
+    expect(offThreadInsert(db)).toBeUndefined();
   });
 });

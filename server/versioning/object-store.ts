@@ -7,6 +7,7 @@
  */
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
+import { offThreadInsert, type OffThreadInsert } from "../db/wal-checkpointer";
 import type { SceneEntity } from "../scene/types";
 import { EMPTY_ROOT, isHashRef, parseNode, type NodeSource, type RecordRef, type StoredObject, type TreeNode } from "./tree";
 
@@ -44,13 +45,16 @@ async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   return found;
 }
 
-/** Splits rows into statements of at most INSERT_ROWS rows and INSERT_CHARS characters of data. */
-function insertBatches(objects: NewObject[]): NewObject[][] {
+/** Batches of the writer thread: it runs them off the event loop, so they can be bigger. */
+const OFF_THREAD_CHARS = 4 * INSERT_CHARS;
+
+/** Splits rows into statements of at most INSERT_ROWS rows and `maxChars` characters of data. */
+function insertBatches(objects: NewObject[], maxChars = INSERT_CHARS): NewObject[][] {
   const batches: NewObject[][] = [];
   let batch: NewObject[] = [];
   let chars = 0;
   for (const o of objects) {
-    if (batch.length && (batch.length >= INSERT_ROWS || chars + o.data.length > INSERT_CHARS)) {
+    if (batch.length && (batch.length >= INSERT_ROWS || chars + o.data.length > maxChars)) {
       batches.push(batch);
       batch = [];
       chars = 0;
@@ -164,15 +168,21 @@ export class ObjectStore {
 
   /**
    * Writes the new childless objects among `created` (packs) ahead of a save's transaction, with
-   * no reference yet, each statement committing on its own: a save of 100,000 records would
-   * otherwise commit ~35 MB at once, and SQLite's commit (fsync) holds the event loop for all of
-   * it. The save's transaction then only counts references to them (addRefs finds them stored).
-   * Returns what it wrote, for `dropUnreferenced` if the save fails. Rows left with no
-   * reference by a crash are removed at the next start (`sweep`).
+   * no reference yet: a save of 100,000 records would otherwise commit ~35 MB at once, and
+   * SQLite's commit (fsync) holds the event loop for all of it. On SQLite they go to the WAL
+   * checkpointer's thread (db/wal-checkpointer.ts), which inserts them on its own connection
+   * without an fsync of their own: nothing references them until the save's transaction commits
+   * on the service's connection (synchronous = FULL), and that commit's fsync of the WAL, which
+   * they precede, makes them durable first (docs/version-control.md). Elsewhere each statement
+   * commits on its own. The save's transaction then only counts references to them (addRefs
+   * finds them stored). Returns what it wrote, for `dropUnreferenced` if the save fails. Rows
+   * left with no reference by a crash are removed at the next start (`sweep`).
    */
   async preWrite(created: StoredObject[]): Promise<string[]> {
     const leaves = created.filter((o) => o.children.length === 0);
     if (leaves.reduce((n, o) => n + o.data.length, 0) < 4 * INSERT_CHARS) return [];
+    const offThread = offThreadInsert(this.db);
+    if (offThread) return this.preWriteOffThread(offThread, leaves);
     const existing = await existingHashes(this.db, leaves.map((o) => o.hash));
     const fresh = leaves.filter((o) => !existing.has(o.hash)).map((o) => ({ hash: o.hash, data: o.data, refs: 0, children: "[]" }));
     const written: string[] = [];
@@ -185,6 +195,29 @@ export class ObjectStore {
     } catch (error) {
       await this.dropUnreferenced(written).catch(() => undefined);
       throw error;
+    }
+    return written;
+  }
+
+  /**
+   * preWrite through the writer thread, in batches of a few MB: posting one copies its strings on
+   * the event loop (~1 ms per MB), and the thread commits each batch, so a write of another part
+   * of Kiln waits for one batch at most.
+   */
+  private async preWriteOffThread(insert: OffThreadInsert, leaves: StoredObject[]): Promise<string[]> {
+    const sent: Promise<string[]>[] = [];
+    const batches = insertBatches(leaves.map((o) => ({ hash: o.hash, data: o.data, refs: 0, children: "[]" })), OFF_THREAD_CHARS);
+    for (let i = 0; i < batches.length; i++) {
+      // The last batch is fsynced: the batches before it become durable with it.
+      sent.push(insert(batches[i].map((o) => ({ hash: o.hash, data: o.data })), i === batches.length - 1));
+      await pause();
+    }
+    const results = await Promise.allSettled(sent);
+    const written = results.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed) {
+      await this.dropUnreferenced(written).catch(() => undefined);
+      throw failed.reason;
     }
     return written;
   }
@@ -204,16 +237,19 @@ export class ObjectStore {
    * Counts one more reference to each root, inserting the new objects among `created`. Which of
    * them are stored already is asked once, for the roots, the new objects and their children
    * (the only hashes the walk can reach), and the walk itself runs in memory: a save after one
-   * change then costs three statements here instead of three per trie level.
+   * change then costs three statements here instead of three per trie level. `written`: hashes
+   * known to be stored already (what preWrite wrote), not asked again.
    */
-  async addRefs(tx: Tx, roots: string[], created: StoredObject[]): Promise<void> {
+  async addRefs(tx: Tx, roots: string[], created: StoredObject[], written: string[] = []): Promise<void> {
     const byHash = new Map(created.map((o) => [o.hash, o]));
+    const known = new Set(written);
     const reachable = new Set(roots);
     for (const o of created) {
       reachable.add(o.hash);
       for (const c of o.children) reachable.add(c);
     }
-    const stored = await existingHashes(tx, [...reachable]);
+    const stored = await existingHashes(tx, [...reachable].filter((h) => !known.has(h)));
+    for (const h of known) stored.add(h);
     const inserts = new Map<string, NewObject>();
     const increments = new Map<string, number>();
     let pending = countAll(roots);

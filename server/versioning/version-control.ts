@@ -11,8 +11,8 @@ import type { Workspace } from "../workspace/workspace";
 import { BRANCH_NAME, parseVersionId, versionId } from "./ids";
 import { CURRENT_BRANCH_KEY, initialSnapshot } from "./load";
 import type { ObjectStore } from "./object-store";
-import { loadBranchState, loadSnapshot, snapshotWorking } from "./snapshots";
-import { diffTrees, type RecordRef } from "./tree";
+import { loadBranchState, loadSnapshot, slicer, snapshotWorking } from "./snapshots";
+import { diffTrees, diffTreesInSlices, type RecordRef } from "./tree";
 import { describeDiff } from "./diff";
 import { kilnEvents } from "../events/bus";
 
@@ -68,23 +68,36 @@ export class VersionControl {
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const records = this.ws.dirty.size;
-    const { root, created } = await snapshotWorking(this.ws, this.store);
+    const { root, created, changed } = await snapshotWorking(this.ws, this.store);
     const hashed = performance.now();
     const cpuHashed = process.cpuUsage(cpuStart);
-    const branch = await this.branchRow(this.ws.branch);
-    const parent = branch.head === null ? null : await this.db.version.findUnique({ where: { number: branch.head } });
-    const parentRoot = parent?.root ?? initialSnapshot(this.store).root;
-    await this.store.loadTree(parentRoot);
-    const changes = diffTrees(parentRoot, root, this.store.node).size;
+    // The new packs go to the database while the version's summary is worked out.
+    const preWriting = this.store.preWrite(created);
+    preWriting.catch(() => undefined); // handled below; not an unhandled rejection meanwhile
+    let changes: number, preWritten: string[];
+    let branch: BranchRow;
+    try {
+      branch = await this.branchRow(this.ws.branch);
+      const parent = branch.head === null ? null : await this.db.version.findUnique({ where: { number: branch.head } });
+      const parentRoot = parent?.root ?? initialSnapshot(this.store).root;
+      if (parentRoot === this.ws.baseRoot) changes = changed; // counted while the tree was rebuilt
+      else {
+        await this.store.loadTree(parentRoot);
+        changes = (await diffTreesInSlices(parentRoot, root, this.store.node, slicer())).size;
+      }
+      preWritten = await preWriting;
+    } catch (error) {
+      await this.store.dropUnreferenced(await preWriting.catch(() => [])).catch(() => undefined);
+      throw error;
+    }
     const objects = this.ws.objectCount;
     const seq = this.ws.seq;
-    const preWritten = await this.store.preWrite(created);
     const row = await this.db.$transaction(async (tx) => {
       const counter = await tx.setting.findUnique({ where: { key: VERSION_SEQ_KEY } });
       const number = Number(counter?.value ?? 0) + 1;
       await tx.setting.upsert({ where: { key: VERSION_SEQ_KEY }, create: { key: VERSION_SEQ_KEY, value: String(number) }, update: { value: String(number) } });
       // One reference for the version, one for the branch's working base.
-      await this.store.addRefs(tx, [root, root], created);
+      await this.store.addRefs(tx, [root, root], created, preWritten);
       await this.store.release(tx, [branch.workRoot]);
       await tx.branch.update({ where: { name: branch.name }, data: { head: number, workRoot: root, workSeq: seq } });
       return tx.version.create({ data: { number, name, description, branch: branch.name, parent: branch.head, root, objects, changes, auto } });
