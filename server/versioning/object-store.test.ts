@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { startKiln } from "../runtime";
 import type { SceneEntity } from "../scene/types";
-import { ObjectStore } from "./object-store";
-import { EMPTY_ROOT, updateTree, type TreeNode } from "./tree";
+import { ObjectStore, PackStream } from "./object-store";
+import { EMPTY_ROOT, updateTree, type StoredObject, type TreeNode } from "./tree";
 
 let kiln: Awaited<ReturnType<typeof startKiln>>;
 const home = mkdtempSync(path.join(tmpdir(), "kiln-store-"));
@@ -68,4 +68,60 @@ describe("objects written ahead of a save", () => {
     await kiln.db.$transaction((tx) => store.release(tx, [root, root]));
     expect((await refsOf([root, ...packs])).size).toBe(0);
   }, 60_000);
+
+  it("release folded into the save's reference update gives the counts of addRefs then release", async () => {
+    const store = new ObjectStore(kiln.db);
+    const { root, created } = bigTree();
+    await kiln.db.$transaction((tx) => store.addRefs(tx, [root, root], created));
+    // A next save: one more record; the old base keeps its version's reference.
+    const nodes = new Map(created.map((o) => [o.hash, o.node!]));
+    const next = updateTree(root, new Map([["object/unity/Main/New", { type: "object", id: "object/unity/Main/New", name: "New" } as unknown as SceneEntity]]), (h) => nodes.get(h)!);
+    expect(await kiln.db.$transaction((tx) => store.addAndRelease(tx, [next.root, next.root], next.created, [], [root]))).toBe(0);
+    expect(await refsOf([root, next.root])).toEqual(new Map([[root, 1], [next.root, 2]]));
+    // Released to zero (its version deleted): the old root goes, the packs both trees share stay.
+    const shared = created.filter((o) => o.node?.kind === "pack" && next.created.every((n) => n.hash !== o.hash)).map((o) => o.hash);
+    const deleted = await kiln.db.$transaction((tx) => store.addAndRelease(tx, [next.root], [], [], [root]));
+    expect(deleted).toBeGreaterThan(0);
+    expect((await refsOf([root])).size).toBe(0);
+    expect((await refsOf(shared)).size).toBe(shared.length);
+    expect((await refsOf([next.root])).get(next.root)).toBe(3);
+    await kiln.db.$transaction((tx) => store.release(tx, [next.root, next.root, next.root]));
+    expect((await refsOf([next.root, ...shared])).size).toBe(0);
+  }, 60_000);
+});
+
+describe("packs streamed to the writer thread", () => {
+  const MB = 1 << 20;
+  const pack = (i: number, size: number): StoredObject => ({ hash: `h${i}`, data: "x".repeat(size), children: [] });
+
+  it("go in batches of 4 MiB, the last one fsynced; less than two batches' worth is left to the transaction", async () => {
+    const calls: { hashes: string[]; sync: boolean }[] = [];
+    const insert = async (rows: { hash: string }[], sync: boolean) => {
+      calls.push({ hashes: rows.map((r) => r.hash), sync });
+      return rows.map((r) => r.hash);
+    };
+    const small = new PackStream(insert, async () => undefined);
+    for (let i = 0; i < 2; i++) small.add(pack(i, 1.5 * MB));
+    expect(await small.finish()).toEqual([]);
+    expect(calls).toEqual([]);
+
+    const big = new PackStream(insert, async () => undefined);
+    for (let i = 0; i < 7; i++) big.add(pack(i, 1.5 * MB));
+    big.add({ hash: "node", data: "{}", children: ["h1"] }); // not a pack: inserted by the transaction
+    expect(await big.finish()).toEqual(["h0", "h1", "h2", "h3", "h4", "h5", "h6"]);
+    expect(calls).toEqual([{ hashes: ["h0", "h1", "h2"], sync: false }, { hashes: ["h3", "h4", "h5", "h6"], sync: true }]);
+  });
+
+  it("drop what was written when a batch fails, and reject", async () => {
+    const dropped: string[][] = [];
+    let n = 0;
+    const insert = async (rows: { hash: string }[]) => {
+      if (n++ === 1) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      return rows.map((r) => r.hash);
+    };
+    const stream = new PackStream(insert, async (hashes) => void dropped.push(hashes));
+    for (let i = 0; i < 7; i++) stream.add(pack(i, 1.5 * MB));
+    await expect(stream.finish()).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    expect(dropped).toEqual([["h0", "h1", "h2"]]);
+  });
 });

@@ -7,7 +7,7 @@
  */
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
-import { offThreadInsert, type OffThreadInsert } from "../db/wal-checkpointer";
+import { offThreadInsert, type OffThreadInsert, type UnreferencedRow } from "../db/wal-checkpointer";
 import type { SceneEntity } from "../scene/types";
 import { EMPTY_ROOT, isHashRef, parseNode, type NodeSource, type RecordRef, type StoredObject, type TreeNode } from "./tree";
 
@@ -212,26 +212,19 @@ export class ObjectStore {
   }
 
   /**
-   * preWrite through the writer thread, in batches of a few MB: posting one copies its strings on
-   * the event loop (~1 ms per MB), and the thread commits each batch, so a write of another part
-   * of Kiln waits for one batch at most.
+   * On SQLite, a stream for preWrite's packs to the writer thread while the tree is still being
+   * rebuilt: the thread inserts on the other core meanwhile. Undefined elsewhere (use preWrite).
    */
-  private async preWriteOffThread(insert: OffThreadInsert, leaves: StoredObject[]): Promise<string[]> {
-    const sent: Promise<string[]>[] = [];
-    const batches = insertBatches(leaves.map((o) => ({ hash: o.hash, data: o.data, refs: 0, children: "[]" })), OFF_THREAD_CHARS);
-    for (let i = 0; i < batches.length; i++) {
-      // The last batch is fsynced: the batches before it become durable with it.
-      sent.push(insert(batches[i].map((o) => ({ hash: o.hash, data: o.data })), i === batches.length - 1));
-      await pause();
-    }
-    const results = await Promise.allSettled(sent);
-    const written = results.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
-    const failed = results.find((r) => r.status === "rejected");
-    if (failed) {
-      await this.dropUnreferenced(written).catch(() => undefined);
-      throw failed.reason;
-    }
-    return written;
+  packStream(): PackStream | undefined {
+    const insert = offThreadInsert(this.db);
+    return insert && new PackStream(insert, (hashes) => this.dropUnreferenced(hashes));
+  }
+
+  /** preWrite through the writer thread. */
+  private preWriteOffThread(insert: OffThreadInsert, leaves: StoredObject[]): Promise<string[]> {
+    const stream = new PackStream(insert, (hashes) => this.dropUnreferenced(hashes));
+    for (const o of leaves) stream.add(o);
+    return stream.finish();
   }
 
   /** Deletes objects of `hashes` that nothing references (a failed save's pre-written packs). */
@@ -341,4 +334,66 @@ function countAll(hashes: string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const h of hashes) m.set(h, (m.get(h) ?? 0) + 1);
   return m;
+}
+
+/**
+ * A save's new packs on their way to the writer thread (db/wal-checkpointer.ts), in batches of
+ * OFF_THREAD_CHARS: posting one copies its strings on the event loop (~1 ms per MB), and the
+ * thread commits each batch, so a write of another part of Kiln waits for one batch at most.
+ * A batch is held back until the next one fills, so that the last one sent, fsynced, carries
+ * data; less than two batches' worth is not sent at all (the save's transaction inserts it).
+ */
+export class PackStream {
+  private sent: Promise<string[]>[] = [];
+  private held: UnreferencedRow[] | null = null;
+  private buffer: UnreferencedRow[] = [];
+  private chars = 0;
+  constructor(private insert: OffThreadInsert, private drop: (hashes: string[]) => Promise<void>) {}
+
+  /** Takes a created object; only packs (no children) are pre-written. */
+  readonly add = (o: StoredObject): void => {
+    if (o.children.length) return;
+    this.buffer.push({ hash: o.hash, data: o.data });
+    this.chars += o.data.length;
+    if (this.chars < OFF_THREAD_CHARS) return;
+    if (this.held) this.post(this.held, false);
+    this.held = this.buffer;
+    this.buffer = [];
+    this.chars = 0;
+  };
+
+  private post(rows: UnreferencedRow[], sync: boolean) {
+    const p = this.insert(rows, sync);
+    p.catch(() => undefined); // looked at in settle()
+    this.sent.push(p);
+  }
+
+  /**
+   * Sends what is left (fsynced: the batches before it become durable with it) and waits for
+   * the thread. Resolves to the hashes written, for `dropUnreferenced` if the save fails; on a
+   * failure, drops what was written and rejects.
+   */
+  async finish(): Promise<string[]> {
+    if (!this.held) return [];
+    this.post([...this.held, ...this.buffer], true);
+    this.held = null;
+    this.buffer = [];
+    return this.settle();
+  }
+
+  /** The save failed before finishing: waits for what was sent and drops it. */
+  async abort(): Promise<void> {
+    await this.settle().catch(() => undefined);
+  }
+
+  private async settle(): Promise<string[]> {
+    const results = await Promise.allSettled(this.sent);
+    const written = results.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed) {
+      await this.drop(written).catch(() => undefined);
+      throw failed.reason;
+    }
+    return written;
+  }
 }

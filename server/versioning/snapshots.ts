@@ -7,7 +7,7 @@ import { IndexedState } from "../scene/indexed-state";
 import type { SceneEntity } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
-import { recordText, treeEntries, updateTree, updateTreeInSlices, type TreeUpdate } from "./tree";
+import { recordText, treeEntries, updateTree, updateTreeInSlices, type StoredObject, type TreeUpdate } from "./tree";
 import { readChanges } from "../workspace/op-blobs";
 
 /** How long hashing runs before it lets other work in (a big save must not stall other clients). */
@@ -30,7 +30,7 @@ export function slicer(): () => Promise<void> {
  * pauses between them; a caller that must see one consistent state runs it inside
  * `workspace.exclusive` (no write can land during a pause then).
  */
-export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promise<TreeUpdate> {
+export async function snapshotWorking(ws: Workspace, store: ObjectStore, onPack?: (pack: StoredObject) => void): Promise<TreeUpdate> {
   const changes = new Map<string, SceneEntity | null>();
   let sliceStart = performance.now();
   const state = ws.state;
@@ -54,7 +54,7 @@ export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promis
     sliceStart = performance.now();
   };
   const update = big
-    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf)
+    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf, onPack)
     : updateTree(ws.baseRoot, changes, store.node, recordOf);
   store.remember(update.created);
   return update;

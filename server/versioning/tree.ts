@@ -143,8 +143,8 @@ export function updateTree(root: string, changes: Map<string, SceneEntity | null
  * updateTree for big change sets: offers a pause after each subtree of the second level (1/256
  * of the work) and of the first, so that other clients are served meanwhile. `get` must stay valid across the pauses.
  */
-export async function updateTreeInSlices(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, pause: () => Promise<void>, recordOf: RecordOf = noLegacy): Promise<TreeUpdate> {
-  const steps = rebuildTree(root, changes, get, recordOf);
+export async function updateTreeInSlices(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, pause: () => Promise<void>, recordOf: RecordOf = noLegacy, onPack?: (pack: StoredObject) => void): Promise<TreeUpdate> {
+  const steps = rebuildTree(root, changes, get, recordOf, onPack);
   let step = steps.next();
   while (!step.done) {
     await pause();
@@ -153,7 +153,8 @@ export async function updateTreeInSlices(root: string, changes: Map<string, Scen
   return step.value;
 }
 
-function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf): Generator<void, TreeUpdate> {
+/** `onPack` hears of each pack as soon as it is built (a big save starts writing them meanwhile). */
+function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf, onPack?: (pack: StoredObject) => void): Generator<void, TreeUpdate> {
   const created: StoredObject[] = [];
   let changed = 0;
   // Group the changes by trie path, and index which digits follow each prefix, so that each
@@ -201,6 +202,7 @@ function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, ge
       if (records.size === 0) return undefined;
       const obj = nodeObject({ kind: "pack", records });
       created.push(obj);
+      onPack?.(obj);
       return obj.hash;
     }
     const children = { ...(hash ? (get(hash) as Extract<TreeNode, { kind: "node" }>).children : {}) };

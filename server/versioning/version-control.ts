@@ -71,11 +71,16 @@ export class VersionControl {
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const records = this.ws.dirty.size;
-    const { root, created, changed } = await snapshotWorking(this.ws, this.store);
+    // On SQLite, a big save's packs go to the writer thread as soon as they are built.
+    const stream = this.store.packStream();
+    const { root, created, changed } = await snapshotWorking(this.ws, this.store, stream?.add).catch(async (error) => {
+      await stream?.abort();
+      throw error;
+    });
     const hashed = performance.now();
     const cpuHashed = process.cpuUsage(cpuStart);
     // The new packs go to the database while the version's summary is worked out.
-    const preWriting = this.store.preWrite(created);
+    const preWriting = stream ? stream.finish() : this.store.preWrite(created);
     preWriting.catch(() => undefined); // handled below; not an unhandled rejection meanwhile
     let changes: number, preWritten: string[];
     let branch: SaveBranch | undefined;
