@@ -94,22 +94,27 @@ describe("packs streamed to the writer thread", () => {
   const MB = 1 << 20;
   const pack = (i: number, size: number): StoredObject => ({ hash: `h${i}`, data: "x".repeat(size), children: [] });
 
-  it("go in batches of 4 MiB, the last one fsynced; less than two batches' worth is left to the transaction", async () => {
+  it("go in batches of 1 MiB once 4 MiB have come, the last one fsynced; less is left to the transaction", async () => {
     const calls: { hashes: string[]; sync: boolean }[] = [];
     const insert = async (rows: { hash: string }[], sync: boolean) => {
       calls.push({ hashes: rows.map((r) => r.hash), sync });
       return rows.map((r) => r.hash);
     };
     const small = new PackStream(insert, async () => undefined);
-    for (let i = 0; i < 2; i++) small.add(pack(i, 1.5 * MB));
+    for (let i = 0; i < 7; i++) small.add(pack(i, 0.5 * MB));
     expect(await small.finish()).toEqual([]);
     expect(calls).toEqual([]);
 
     const big = new PackStream(insert, async () => undefined);
-    for (let i = 0; i < 7; i++) big.add(pack(i, 1.5 * MB));
+    for (let i = 0; i < 7; i++) big.add(pack(i, 0.5 * MB));
+    expect(calls).toEqual([]); // nothing sent before 4 MiB
+    for (let i = 7; i < 11; i++) big.add(pack(i, 0.5 * MB));
     big.add({ hash: "node", data: "{}", children: ["h1"] }); // not a pack: inserted by the transaction
-    expect(await big.finish()).toEqual(["h0", "h1", "h2", "h3", "h4", "h5", "h6"]);
-    expect(calls).toEqual([{ hashes: ["h0", "h1", "h2"], sync: false }, { hashes: ["h3", "h4", "h5", "h6"], sync: true }]);
+    expect(await big.finish()).toEqual(Array.from({ length: 11 }, (_, i) => `h${i}`));
+    expect(calls).toEqual([
+      { hashes: ["h0", "h1"], sync: false }, { hashes: ["h2", "h3"], sync: false }, { hashes: ["h4", "h5"], sync: false },
+      { hashes: ["h6", "h7"], sync: false }, { hashes: ["h8", "h9", "h10"], sync: true },
+    ]);
   });
 
   it("drop what was written when a batch fails, and reject", async () => {
@@ -120,8 +125,8 @@ describe("packs streamed to the writer thread", () => {
       return rows.map((r) => r.hash);
     };
     const stream = new PackStream(insert, async (hashes) => void dropped.push(hashes));
-    for (let i = 0; i < 7; i++) stream.add(pack(i, 1.5 * MB));
+    for (let i = 0; i < 10; i++) stream.add(pack(i, 0.5 * MB));
     await expect(stream.finish()).rejects.toMatchObject({ code: "SQLITE_FULL" });
-    expect(dropped).toEqual([["h0", "h1", "h2"]]);
+    expect(dropped).toEqual([["h0", "h1", "h4", "h5", "h6", "h7", "h8", "h9"]]);
   });
 });

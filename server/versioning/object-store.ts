@@ -45,8 +45,8 @@ async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   return found;
 }
 
-/** Batches of the writer thread: it runs them off the event loop, so they can be bigger. */
-const OFF_THREAD_CHARS = 4 * INSERT_CHARS;
+/** Below this much pack data, a save writes nothing ahead (its transaction inserts the packs). */
+const PRE_WRITE_CHARS = 4 * INSERT_CHARS;
 
 /** The stored rows among `hashes`: their reference counts. */
 async function storedRows(tx: Tx, hashes: string[]): Promise<Map<string, { refs: number }>> {
@@ -192,7 +192,7 @@ export class ObjectStore {
    */
   async preWrite(created: StoredObject[]): Promise<string[]> {
     const leaves = created.filter((o) => o.children.length === 0);
-    if (leaves.reduce((n, o) => n + o.data.length, 0) < 4 * INSERT_CHARS) return [];
+    if (leaves.reduce((n, o) => n + o.data.length, 0) < PRE_WRITE_CHARS) return [];
     const offThread = offThreadInsert(this.db);
     if (offThread) return this.preWriteOffThread(offThread, leaves);
     const existing = await existingHashes(this.db, leaves.map((o) => o.hash));
@@ -338,16 +338,18 @@ function countAll(hashes: string[]): Map<string, number> {
 
 /**
  * A save's new packs on their way to the writer thread (db/wal-checkpointer.ts), in batches of
- * OFF_THREAD_CHARS: posting one copies its strings on the event loop (~1 ms per MB), and the
- * thread commits each batch, so a write of another part of Kiln waits for one batch at most.
- * A batch is held back until the next one fills, so that the last one sent, fsynced, carries
- * data; less than two batches' worth is not sent at all (the save's transaction inserts it).
+ * INSERT_CHARS: posting one copies its strings on the event loop (~1 ms per MB, so batches stay
+ * small), and the thread commits each, so a write of another part of Kiln waits for one batch at
+ * most. Nothing is sent before PRE_WRITE_CHARS have come (less is left to the save's
+ * transaction), and the last full batch is held back so that the last one sent, fsynced,
+ * carries data.
  */
 export class PackStream {
   private sent: Promise<string[]>[] = [];
-  private held: UnreferencedRow[] | null = null;
+  private held: UnreferencedRow[][] = [];
   private buffer: UnreferencedRow[] = [];
   private chars = 0;
+  private total = 0;
   constructor(private insert: OffThreadInsert, private drop: (hashes: string[]) => Promise<void>) {}
 
   /** Takes a created object; only packs (no children) are pre-written. */
@@ -355,11 +357,12 @@ export class PackStream {
     if (o.children.length) return;
     this.buffer.push({ hash: o.hash, data: o.data });
     this.chars += o.data.length;
-    if (this.chars < OFF_THREAD_CHARS) return;
-    if (this.held) this.post(this.held, false);
-    this.held = this.buffer;
+    this.total += o.data.length;
+    if (this.chars < INSERT_CHARS) return;
+    this.held.push(this.buffer);
     this.buffer = [];
     this.chars = 0;
+    if (this.total >= PRE_WRITE_CHARS) while (this.held.length > 1) this.post(this.held.shift()!, false);
   };
 
   private post(rows: UnreferencedRow[], sync: boolean) {
@@ -369,15 +372,15 @@ export class PackStream {
   }
 
   /**
-   * Sends what is left (fsynced: the batches before it become durable with it) and waits for
-   * the thread. Resolves to the hashes written, for `dropUnreferenced` if the save fails; on a
-   * failure, drops what was written and rejects.
+   * Sends what is left (the last batch fsynced: the batches before it become durable with it)
+   * and waits for the thread. Resolves to the hashes written, for `dropUnreferenced` if the save
+   * fails; on a failure, drops what was written and rejects.
    */
   async finish(): Promise<string[]> {
-    if (!this.held) return [];
-    this.post([...this.held, ...this.buffer], true);
-    this.held = null;
+    if (this.total < PRE_WRITE_CHARS) return [];
+    const last = [...this.held.splice(0).flat(), ...this.buffer];
     this.buffer = [];
+    if (last.length) this.post(last, true);
     return this.settle();
   }
 
