@@ -36,7 +36,7 @@ describe("WAL checkpoints off the event loop", () => {
     }
   });
 
-  it("inserts a save's packs on the thread, unreferenced, skipping stored ones", async () => {
+  it("inserts a save's packs on the thread, skipping stored ones, listing what it wrote", async () => {
     const dir = mkdtempSync(path.join(home, "packs-"));
     const config = loadConfig({ ...process.env, KILN_HOME: dir, DATABASE_URL: "" }, process.cwd());
     await migrate(config, process.cwd());
@@ -44,12 +44,16 @@ describe("WAL checkpoints off the event loop", () => {
     try {
       const insert = offThreadInsert(db)!;
       expect(insert).toBeTypeOf("function");
-      expect(await insert([{ hash: "a", data: "A" }, { hash: "b", data: "B" }], false)).toEqual(["a", "b"]);
-      // "b" is stored already: it is kept as it was and not reported as written.
-      expect(await insert([{ hash: "b", data: "other" }, { hash: "c", data: "C" }], true)).toEqual(["c"]);
+      expect(await insert([{ hash: "a", data: "A" }, { hash: "b", data: "B" }], { sync: false, refs: 0 })).toEqual(["a", "b"]);
+      // "b" is stored already: it is kept as it was and not reported (nor listed) as written.
+      expect(await insert([{ hash: "b", data: "other" }, { hash: "c", data: "C" }], { sync: true, refs: 1, pending: "p/1" })).toEqual(["c"]);
       expect(await db.$queryRawUnsafe(`SELECT "hash", "data", "refs", "children" FROM "SnapshotObject" ORDER BY "hash"`)).toEqual([
-        { hash: "a", data: "A", refs: 0, children: "[]" }, { hash: "b", data: "B", refs: 0, children: "[]" }, { hash: "c", data: "C", refs: 0, children: "[]" },
+        { hash: "a", data: "A", refs: 0, children: "[]" }, { hash: "b", data: "B", refs: 0, children: "[]" }, { hash: "c", data: "C", refs: 1, children: "[]" },
       ]);
+      expect(await db.setting.findMany({ where: { key: "p/1" } })).toEqual([{ key: "p/1", value: JSON.stringify(["c"]) }]);
+      // A failing batch (the key is taken) writes nothing, and says why.
+      await expect(insert([{ hash: "d", data: "D" }], { sync: false, refs: 1, pending: "p/1" })).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+      expect(await db.snapshotObject.count({ where: { hash: "d" } })).toBe(0);
     } finally {
       await db.$disconnect();
     }

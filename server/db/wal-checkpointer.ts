@@ -29,13 +29,14 @@ function workerScript(): string | null {
   return existsSync(file) ? file : null;
 }
 
-/** A row of SnapshotObject written with no reference yet (a pack a save is about to reference). */
+/** A row of SnapshotObject written ahead of the save that references it (a pack). */
 export type UnreferencedRow = { hash: string; data: string };
 /**
- * Inserts rows off the event loop, skipping stored hashes; resolves to the hashes it wrote.
- * Only `sync` batches are fsynced; one fsync of the WAL makes all earlier batches durable too.
+ * Inserts rows off the event loop with `refs`, skipping stored hashes; resolves to the hashes it
+ * wrote, which, with `pending`, are also listed as JSON under that Setting key in the same
+ * transaction. Only `sync` batches are fsynced; one fsync of the WAL makes earlier ones durable too.
  */
-export type OffThreadInsert = (rows: UnreferencedRow[], sync: boolean) => Promise<string[]>;
+export type OffThreadInsert = (rows: UnreferencedRow[], options: { sync: boolean; refs: number; pending?: string }) => Promise<string[]>;
 const inserters = new WeakMap<object, OffThreadInsert>();
 
 /** The off-thread inserter of a SQLite client, while its thread runs (none for PostgreSQL). */
@@ -79,11 +80,11 @@ export async function checkpointOffThread(client: SqliteClient, file: string): P
     for (const p of pending.values()) p.reject(new Error("The SQLite writer thread stopped."));
     pending.clear();
   });
-  inserters.set(client, (rows, sync) => new Promise((resolve, reject) => {
+  inserters.set(client, (rows, options) => new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
     worker.ref(); // an awaited insert keeps the process alive
-    worker.postMessage({ kind: "insert", id, rows, sync });
+    worker.postMessage({ kind: "insert", id, rows, ...options });
   }));
   const stopListening = onStorageFailure(() => worker.postMessage("failure"));
   const disconnect = client.$disconnect.bind(client);

@@ -69,6 +69,45 @@ describe("objects written ahead of a save", () => {
     expect((await refsOf([root, ...packs])).size).toBe(0);
   }, 60_000);
 
+  it("streamed to the writer thread, are counted already, undone when the save fails or a crash cuts it off", async () => {
+    const store = new ObjectStore(kiln.db);
+    const { root, created } = bigTree();
+    const packs = created.filter((o) => o.node?.kind === "pack").map((o) => o.hash);
+    const pendingLists = () => kiln.db.setting.count({ where: { key: { startsWith: "pending-packs/" } } });
+    const stream = async () => {
+      const s = store.packStream()!;
+      for (const o of created) s.add(o);
+      return s.finish();
+    };
+    const before = await kiln.db.snapshotObject.count();
+
+    // A failed save: written counted and listed as pending, then dropped with their lists.
+    const written = await stream();
+    expect(new Set(written)).toEqual(new Set(packs));
+    expect([...(await refsOf(packs)).values()].every((r) => r === 1)).toBe(true);
+    expect(await pendingLists()).toBeGreaterThan(1);
+    await store.dropPending(written);
+    expect((await refsOf(packs)).size).toBe(0);
+    expect(await pendingLists()).toBe(0);
+
+    // A crash between the two: the next start's sweep removes them, and only them.
+    await stream();
+    expect(await store.sweep()).toBe(packs.length);
+    expect(await kiln.db.snapshotObject.count()).toBe(before);
+    expect(await pendingLists()).toBe(0);
+
+    // A save that goes through: its transaction counts nothing twice and ends the pending state.
+    const counted = await stream();
+    await kiln.db.$transaction((tx) => store.addAndRelease(tx, [root, root], created, [], [], counted));
+    const refs = await refsOf([root, ...packs]);
+    expect(refs.get(root)).toBe(2);
+    expect(packs.every((p) => refs.get(p) === 1)).toBe(true);
+    expect(await pendingLists()).toBe(0);
+    expect(await store.sweep()).toBe(0);
+    await kiln.db.$transaction((tx) => store.release(tx, [root, root]));
+    expect(await kiln.db.snapshotObject.count()).toBe(before);
+  }, 60_000);
+
   it("release folded into the save's reference update gives the counts of addRefs then release", async () => {
     const store = new ObjectStore(kiln.db);
     const { root, created } = bigTree();
@@ -96,7 +135,8 @@ describe("packs streamed to the writer thread", () => {
 
   it("go in batches of 1 MiB once 4 MiB have come, the last one fsynced; less is left to the transaction", async () => {
     const calls: { hashes: string[]; sync: boolean }[] = [];
-    const insert = async (rows: { hash: string }[], sync: boolean) => {
+    const insert = async (rows: { hash: string }[], { sync, refs }: { sync: boolean; refs: number }) => {
+      expect(refs).toBe(1);
       calls.push({ hashes: rows.map((r) => r.hash), sync });
       return rows.map((r) => r.hash);
     };

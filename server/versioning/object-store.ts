@@ -45,6 +45,9 @@ async function existingHashes(tx: Tx, hashes: string[]): Promise<Set<string>> {
   return found;
 }
 
+/** Setting keys under which a PackStream lists the packs it wrote until their save commits. */
+const PENDING = "pending-packs/";
+
 /** Below this much pack data, a save writes nothing ahead (its transaction inserts the packs). */
 const PRE_WRITE_CHARS = 4 * INSERT_CHARS;
 
@@ -180,21 +183,15 @@ export class ObjectStore {
 
   /**
    * Writes the new childless objects among `created` (packs) ahead of a save's transaction, with
-   * no reference yet: a save of 100,000 records would otherwise commit ~35 MB at once, and
-   * SQLite's commit (fsync) holds the event loop for all of it. On SQLite they go to the WAL
-   * checkpointer's thread (db/wal-checkpointer.ts), which inserts them on its own connection
-   * without an fsync of their own: nothing references them until the save's transaction commits
-   * on the service's connection (synchronous = FULL), and that commit's fsync of the WAL, which
-   * they precede, makes them durable first (docs/version-control.md). Elsewhere each statement
-   * commits on its own. The save's transaction then only counts references to them (addRefs
-   * finds them stored). Returns what it wrote, for `dropUnreferenced` if the save fails. Rows
-   * left with no reference by a crash are removed at the next start (`sweep`).
+   * no reference yet, each statement committing on its own: a save of 100,000 records would
+   * otherwise commit ~35 MB at once, and SQLite's commit (fsync) holds the event loop for all of
+   * it. The save's transaction then only counts references to them (addRefs finds them stored).
+   * Returns what it wrote, for `dropUnreferenced` if the save fails. Rows left with no reference
+   * by a crash are removed at the next start (`sweep`). On SQLite a save uses `packStream` instead.
    */
   async preWrite(created: StoredObject[]): Promise<string[]> {
     const leaves = created.filter((o) => o.children.length === 0);
     if (leaves.reduce((n, o) => n + o.data.length, 0) < PRE_WRITE_CHARS) return [];
-    const offThread = offThreadInsert(this.db);
-    if (offThread) return this.preWriteOffThread(offThread, leaves);
     const existing = await existingHashes(this.db, leaves.map((o) => o.hash));
     const fresh = leaves.filter((o) => !existing.has(o.hash)).map((o) => ({ hash: o.hash, data: o.data, refs: 0, children: "[]" }));
     const written: string[] = [];
@@ -212,19 +209,23 @@ export class ObjectStore {
   }
 
   /**
-   * On SQLite, a stream for preWrite's packs to the writer thread while the tree is still being
-   * rebuilt: the thread inserts on the other core meanwhile. Undefined elsewhere (use preWrite).
+   * On SQLite, a stream of a big save's packs to the writer thread while the tree is still being
+   * rebuilt: the thread inserts them on the other core meanwhile, already counted (see
+   * PackStream). Undefined elsewhere (use preWrite).
    */
   packStream(): PackStream | undefined {
     const insert = offThreadInsert(this.db);
-    return insert && new PackStream(insert, (hashes) => this.dropUnreferenced(hashes));
+    return insert && new PackStream(insert, (hashes) => this.dropPending(hashes));
   }
 
-  /** preWrite through the writer thread. */
-  private preWriteOffThread(insert: OffThreadInsert, leaves: StoredObject[]): Promise<string[]> {
-    const stream = new PackStream(insert, (hashes) => this.dropUnreferenced(hashes));
-    for (const o of leaves) stream.add(o);
-    return stream.finish();
+  /**
+   * Undoes a PackStream whose save did not commit: deletes the packs it wrote (counted for a
+   * save that never referenced them) and their pending lists.
+   */
+  async dropPending(hashes: string[]): Promise<void> {
+    for (const part of chunks(hashes, LOOKUP_ROWS))
+      await this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" <= 1 AND "hash" IN (${inList(part)})`);
+    await this.db.$executeRaw(Prisma.sql`DELETE FROM "Setting" WHERE "key" LIKE ${`${PENDING}%`}`);
   }
 
   /** Deletes objects of `hashes` that nothing references (a failed save's pre-written packs). */
@@ -233,9 +234,18 @@ export class ObjectStore {
       await this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0 AND "hash" IN (${inList(part)})`);
   }
 
-  /** Removes objects nothing references: packs pre-written by a save that a crash cut off. */
+  /**
+   * Removes what a save that a crash cut off wrote ahead: objects nothing references (preWrite)
+   * and the packs listed as pending (PackStream). Returns how many objects it deleted.
+   */
   async sweep(): Promise<number> {
-    return this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0`);
+    const lists = await this.db.setting.findMany({ where: { key: { startsWith: PENDING } } });
+    const pending = lists.flatMap((l) => JSON.parse(l.value) as string[]);
+    let deleted = 0;
+    for (const part of chunks(pending, LOOKUP_ROWS))
+      deleted += await this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" <= 1 AND "hash" IN (${inList(part)})`);
+    if (lists.length) await this.db.setting.deleteMany({ where: { key: { startsWith: PENDING } } });
+    return deleted + (await this.db.$executeRaw(Prisma.sql`DELETE FROM "SnapshotObject" WHERE "refs" = 0`));
   }
 
   /**
@@ -254,11 +264,14 @@ export class ObjectStore {
    * statements as it can: the stored rows of both are read by one query, and when no released
    * object reaches zero (the usual case: its version still holds it) every reference count
    * changes in one statement. A save after one change then costs four statements here (one
-   * round trip each on PostgreSQL) instead of six. Returns how many objects were deleted.
+   * round trip each on PostgreSQL) instead of six. `counted`: packs a PackStream wrote with their
+   * reference counted already; the save's commit makes them permanent (their pending lists go).
+   * Returns how many objects were deleted.
    */
-  async addAndRelease(tx: Tx, roots: string[], created: StoredObject[], written: string[], released: string[]): Promise<number> {
+  async addAndRelease(tx: Tx, roots: string[], created: StoredObject[], written: string[], released: string[], counted: string[] = []): Promise<number> {
     const byHash = new Map(created.map((o) => [o.hash, o]));
-    const known = new Set(written);
+    const preCounted = new Set(counted);
+    const known = new Set([...written, ...counted]);
     const reachable = new Set([...roots, ...released]);
     for (const o of created) {
       reachable.add(o.hash);
@@ -273,7 +286,7 @@ export class ObjectStore {
       const next = new Map<string, number>();
       for (const [hash, n] of pending) {
         if (stored.has(hash)) {
-          increments.set(hash, (increments.get(hash) ?? 0) + n);
+          increments.set(hash, (increments.get(hash) ?? 0) + n - (preCounted.has(hash) ? 1 : 0));
           continue;
         }
         const inserted = inserts.get(hash);
@@ -298,6 +311,7 @@ export class ObjectStore {
     });
     if (survives) for (const [hash, n] of drops) increments.set(hash, (increments.get(hash) ?? 0) - n);
     await addToRefs(tx, increments);
+    if (counted.length) await tx.$executeRaw(Prisma.sql`DELETE FROM "Setting" WHERE "key" LIKE ${`${PENDING}%`}`);
     return survives ? 0 : this.release(tx, released);
   }
 
@@ -343,6 +357,13 @@ function countAll(hashes: string[]): Map<string, number> {
  * most. Nothing is sent before PRE_WRITE_CHARS have come (less is left to the save's
  * transaction), and the last full batch is held back so that the last one sent, fsynced,
  * carries data.
+ *
+ * The packs are written with their one reference counted (refs = 1: the new parent node that
+ * the save's transaction inserts), so that transaction need not rewrite ~4,000 rows to count
+ * them (it held the event loop ~100 ms, and its commit fsynced their pages again). Until the save
+ * commits, each batch lists what it wrote under a pending Setting key (in the batch's own
+ * transaction); the save's transaction deletes the lists, a failed save deletes the packs
+ * (`dropPending`), and after a crash the next start does (`sweep`).
  */
 export class PackStream {
   private sent: Promise<string[]>[] = [];
@@ -366,7 +387,7 @@ export class PackStream {
   };
 
   private post(rows: UnreferencedRow[], sync: boolean) {
-    const p = this.insert(rows, sync);
+    const p = this.insert(rows, { sync, refs: 1, pending: `${PENDING}${this.sent.length}` });
     p.catch(() => undefined); // looked at in settle()
     this.sent.push(p);
   }

@@ -80,9 +80,14 @@ export class VersionControl {
     const hashed = performance.now();
     const cpuHashed = process.cpuUsage(cpuStart);
     // The new packs go to the database while the version's summary is worked out.
-    const preWriting = stream ? stream.finish() : this.store.preWrite(created);
+    // Packs a stream wrote are stored with their reference counted; preWrite's are not (refs = 0).
+    const preWriting = stream
+      ? stream.finish().then((hashes) => ({ hashes, counted: true }))
+      : this.store.preWrite(created).then((hashes) => ({ hashes, counted: false }));
     preWriting.catch(() => undefined); // handled below; not an unhandled rejection meanwhile
-    let changes: number, preWritten: string[];
+    const discard = (pre: { hashes: string[]; counted: boolean }) =>
+      (pre.counted ? this.store.dropPending(pre.hashes) : this.store.dropUnreferenced(pre.hashes)).catch(() => undefined);
+    let changes: number, preWritten: { hashes: string[]; counted: boolean };
     let branch: SaveBranch | undefined;
     try {
       // The branch and its head's root in one query (a round trip less on PostgreSQL).
@@ -96,7 +101,7 @@ export class VersionControl {
       }
       preWritten = await preWriting;
     } catch (error) {
-      await this.store.dropUnreferenced(await preWriting.catch(() => [])).catch(() => undefined);
+      await discard(await preWriting.catch(() => ({ hashes: [], counted: false })));
       throw error;
     }
     const objects = this.ws.objectCount;
@@ -107,11 +112,12 @@ export class VersionControl {
       const [counter] = await tx.$queryRaw<{ value: string }[]>(Prisma.sql`INSERT INTO "Setting" ("key", "value") VALUES (${VERSION_SEQ_KEY}, '1') ON CONFLICT ("key") DO UPDATE SET "value" = CAST(CAST("Setting"."value" AS INTEGER) + 1 AS TEXT) RETURNING "value"`);
       const number = Number(counter.value);
       // One reference for the version, one for the branch's working base, which leaves the old base.
-      await this.store.addAndRelease(tx, [root, root], created, preWritten, [workRoot]);
+      const pre = preWritten;
+      await this.store.addAndRelease(tx, [root, root], created, pre.counted ? [] : pre.hashes, [workRoot], pre.counted ? pre.hashes : []);
       await tx.branch.update({ where: { name: branchName }, data: { head: number, workRoot: root, workSeq: seq } });
       return tx.version.create({ data: { number, name, description, branch: branchName, parent: head === null ? null : Number(head), root, objects, changes, auto } });
     }, { timeout: 60_000 }).catch(async (error) => {
-      await this.store.dropUnreferenced(preWritten).catch(() => undefined);
+      await discard(preWritten);
       throw error;
     });
     this.ws.markSaved(root);
