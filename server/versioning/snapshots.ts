@@ -55,7 +55,7 @@ export async function snapshotWorking(ws: Workspace, store: ObjectStore, onPack?
   };
   const update = big
     ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf, onPack)
-    : updateTree(ws.baseRoot, changes, store.node, recordOf);
+    : updateTree(ws.baseRoot, changes, store.node, recordOf, onPack); // a few big records (meshes) can be MBs too
   store.remember(update.created);
   return update;
 }

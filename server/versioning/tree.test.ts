@@ -70,6 +70,11 @@ describe("snapshot trie", () => {
     expect(updated.root).toBe(fresh.root);
     s.keep(updated.created);
     expect(diffTrees(base.root, updated.root, s.get).size).toBe(2200);
+    // Each pack built is heard of at once, by either entry (a save streams them to the database).
+    const heard: string[] = [];
+    const again = updateTree(base.root, changes, s.get, undefined, (o) => heard.push(o.hash));
+    expect(again.root).toBe(updated.root);
+    expect(heard.sort()).toEqual(again.created.filter((o) => o.node?.kind === "pack").map((o) => o.hash).sort());
     // The rebuild counts the same differences (a save uses its count instead of a diff).
     expect(updated.changed).toBe(2200);
     expect(await diffTreesInSlices(base.root, updated.root, s.get, async () => undefined)).toEqual(diffTrees(base.root, updated.root, s.get));

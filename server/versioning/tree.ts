@@ -132,8 +132,8 @@ const noLegacy: RecordOf = () => {
  */
 export type TreeUpdate = { root: string; created: StoredObject[]; changed: number };
 
-export function updateTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf = noLegacy): TreeUpdate {
-  const steps = rebuildTree(root, changes, get, recordOf);
+export function updateTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf = noLegacy, onPack?: (pack: StoredObject) => void): TreeUpdate {
+  const steps = rebuildTree(root, changes, get, recordOf, onPack);
   let step = steps.next();
   while (!step.done) step = steps.next();
   return step.value;
