@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { openDb } from "./client";
-import { WAL_LIMIT } from "./wal-checkpointer";
+import { migrate } from "./migrate";
+import { offThreadInsert, WAL_LIMIT } from "./wal-checkpointer";
 
 const home = mkdtempSync(path.join(tmpdir(), "kiln-wal-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -33,5 +34,29 @@ describe("WAL checkpoints off the event loop", () => {
     } finally {
       await db.$disconnect();
     }
+  });
+
+  it("inserts a save's packs on the thread, skipping stored ones, listing what it wrote", async () => {
+    const dir = mkdtempSync(path.join(home, "packs-"));
+    const config = loadConfig({ ...process.env, KILN_HOME: dir, DATABASE_URL: "" }, process.cwd());
+    await migrate(config, process.cwd());
+    const db = await openDb(config);
+    try {
+      const insert = offThreadInsert(db)!;
+      expect(insert).toBeTypeOf("function");
+      expect(await insert([{ hash: "a", data: "A" }, { hash: "b", data: "B" }], { sync: false, refs: 0 })).toEqual(["a", "b"]);
+      // "b" is stored already: it is kept as it was and not reported (nor listed) as written.
+      expect(await insert([{ hash: "b", data: "other" }, { hash: "c", data: "C" }], { sync: true, refs: 1, pending: "p/1" })).toEqual(["c"]);
+      expect(await db.$queryRawUnsafe(`SELECT "hash", "data", "refs", "children" FROM "SnapshotObject" ORDER BY "hash"`)).toEqual([
+        { hash: "a", data: "A", refs: 0, children: "[]" }, { hash: "b", data: "B", refs: 0, children: "[]" }, { hash: "c", data: "C", refs: 1, children: "[]" },
+      ]);
+      expect(await db.setting.findMany({ where: { key: "p/1" } })).toEqual([{ key: "p/1", value: JSON.stringify(["c"]) }]);
+      // A failing batch (the key is taken) writes nothing, and says why.
+      await expect(insert([{ hash: "d", data: "D" }], { sync: false, refs: 1, pending: "p/1" })).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+      expect(await db.snapshotObject.count({ where: { hash: "d" } })).toBe(0);
+    } finally {
+      await db.$disconnect();
+    }
+    expect(offThreadInsert(db)).toBeUndefined();
   });
 });

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { startKiln } from "../runtime";
 import type { SceneEntity } from "../scene/types";
-import { ObjectStore } from "./object-store";
-import { EMPTY_ROOT, updateTree, type TreeNode } from "./tree";
+import { ObjectStore, PackStream } from "./object-store";
+import { EMPTY_ROOT, updateTree, type StoredObject, type TreeNode } from "./tree";
 
 let kiln: Awaited<ReturnType<typeof startKiln>>;
 const home = mkdtempSync(path.join(tmpdir(), "kiln-store-"));
@@ -68,4 +68,105 @@ describe("objects written ahead of a save", () => {
     await kiln.db.$transaction((tx) => store.release(tx, [root, root]));
     expect((await refsOf([root, ...packs])).size).toBe(0);
   }, 60_000);
+
+  it("streamed to the writer thread, are counted already, undone when the save fails or a crash cuts it off", async () => {
+    const store = new ObjectStore(kiln.db);
+    const { root, created } = bigTree();
+    const packs = created.filter((o) => o.node?.kind === "pack").map((o) => o.hash);
+    const pendingLists = () => kiln.db.setting.count({ where: { key: { startsWith: "pending-packs/" } } });
+    const stream = async () => {
+      const s = store.packStream()!;
+      for (const o of created) s.add(o);
+      return s.finish();
+    };
+    const before = await kiln.db.snapshotObject.count();
+
+    // A failed save: written counted and listed as pending, then dropped with their lists.
+    const written = await stream();
+    expect(new Set(written)).toEqual(new Set(packs));
+    expect([...(await refsOf(packs)).values()].every((r) => r === 1)).toBe(true);
+    expect(await pendingLists()).toBeGreaterThan(1);
+    await store.dropPending(written);
+    expect((await refsOf(packs)).size).toBe(0);
+    expect(await pendingLists()).toBe(0);
+
+    // A crash between the two: the next start's sweep removes them, and only them.
+    await stream();
+    expect(await store.sweep()).toBe(packs.length);
+    expect(await kiln.db.snapshotObject.count()).toBe(before);
+    expect(await pendingLists()).toBe(0);
+
+    // A save that goes through: its transaction counts nothing twice and ends the pending state.
+    const counted = await stream();
+    await kiln.db.$transaction((tx) => store.addAndRelease(tx, [root, root], created, [], [], counted));
+    const refs = await refsOf([root, ...packs]);
+    expect(refs.get(root)).toBe(2);
+    expect(packs.every((p) => refs.get(p) === 1)).toBe(true);
+    expect(await pendingLists()).toBe(0);
+    expect(await store.sweep()).toBe(0);
+    await kiln.db.$transaction((tx) => store.release(tx, [root, root]));
+    expect(await kiln.db.snapshotObject.count()).toBe(before);
+  }, 60_000);
+
+  it("release folded into the save's reference update gives the counts of addRefs then release", async () => {
+    const store = new ObjectStore(kiln.db);
+    const { root, created } = bigTree();
+    await kiln.db.$transaction((tx) => store.addRefs(tx, [root, root], created));
+    // A next save: one more record; the old base keeps its version's reference.
+    const nodes = new Map(created.map((o) => [o.hash, o.node!]));
+    const next = updateTree(root, new Map([["object/unity/Main/New", { type: "object", id: "object/unity/Main/New", name: "New" } as unknown as SceneEntity]]), (h) => nodes.get(h)!);
+    expect(await kiln.db.$transaction((tx) => store.addAndRelease(tx, [next.root, next.root], next.created, [], [root]))).toBe(0);
+    expect(await refsOf([root, next.root])).toEqual(new Map([[root, 1], [next.root, 2]]));
+    // Released to zero (its version deleted): the old root goes, the packs both trees share stay.
+    const shared = created.filter((o) => o.node?.kind === "pack" && next.created.every((n) => n.hash !== o.hash)).map((o) => o.hash);
+    const deleted = await kiln.db.$transaction((tx) => store.addAndRelease(tx, [next.root], [], [], [root]));
+    expect(deleted).toBeGreaterThan(0);
+    expect((await refsOf([root])).size).toBe(0);
+    expect((await refsOf(shared)).size).toBe(shared.length);
+    expect((await refsOf([next.root])).get(next.root)).toBe(3);
+    await kiln.db.$transaction((tx) => store.release(tx, [next.root, next.root, next.root]));
+    expect((await refsOf([next.root, ...shared])).size).toBe(0);
+  }, 60_000);
+});
+
+describe("packs streamed to the writer thread", () => {
+  const MB = 1 << 20;
+  const pack = (i: number, size: number): StoredObject => ({ hash: `h${i}`, data: "x".repeat(size), children: [] });
+
+  it("go in batches of 1 MiB once 4 MiB have come, the last one fsynced; less is left to the transaction", async () => {
+    const calls: { hashes: string[]; sync: boolean }[] = [];
+    const insert = async (rows: { hash: string }[], { sync, refs }: { sync: boolean; refs: number }) => {
+      expect(refs).toBe(1);
+      calls.push({ hashes: rows.map((r) => r.hash), sync });
+      return rows.map((r) => r.hash);
+    };
+    const small = new PackStream(insert, async () => undefined);
+    for (let i = 0; i < 7; i++) small.add(pack(i, 0.5 * MB));
+    expect(await small.finish()).toEqual([]);
+    expect(calls).toEqual([]);
+
+    const big = new PackStream(insert, async () => undefined);
+    for (let i = 0; i < 7; i++) big.add(pack(i, 0.5 * MB));
+    expect(calls).toEqual([]); // nothing sent before 4 MiB
+    for (let i = 7; i < 11; i++) big.add(pack(i, 0.5 * MB));
+    big.add({ hash: "node", data: "{}", children: ["h1"] }); // not a pack: inserted by the transaction
+    expect(await big.finish()).toEqual(Array.from({ length: 11 }, (_, i) => `h${i}`));
+    expect(calls).toEqual([
+      { hashes: ["h0", "h1"], sync: false }, { hashes: ["h2", "h3"], sync: false }, { hashes: ["h4", "h5"], sync: false },
+      { hashes: ["h6", "h7"], sync: false }, { hashes: ["h8", "h9", "h10"], sync: true },
+    ]);
+  });
+
+  it("drop what was written when a batch fails, and reject", async () => {
+    const dropped: string[][] = [];
+    let n = 0;
+    const insert = async (rows: { hash: string }[]) => {
+      if (n++ === 1) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      return rows.map((r) => r.hash);
+    };
+    const stream = new PackStream(insert, async (hashes) => void dropped.push(hashes));
+    for (let i = 0; i < 10; i++) stream.add(pack(i, 0.5 * MB));
+    await expect(stream.finish()).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    expect(dropped).toEqual([["h0", "h1", "h4", "h5", "h6", "h7", "h8", "h9"]]);
+  });
 });

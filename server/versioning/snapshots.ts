@@ -7,12 +7,22 @@ import { IndexedState } from "../scene/indexed-state";
 import type { SceneEntity } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { ObjectStore } from "./object-store";
-import { recordText, treeEntries, updateTree, updateTreeInSlices, type StoredObject } from "./tree";
+import { recordText, treeEntries, updateTree, updateTreeInSlices, type StoredObject, type TreeUpdate } from "./tree";
 import { readChanges } from "../workspace/op-blobs";
 
 /** How long hashing runs before it lets other work in (a big save must not stall other clients). */
 const SLICE_MS = 8;
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A pause function that lets other work in once SLICE_MS have passed since the last pause. */
+export function slicer(): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await pause();
+    sliceStart = performance.now();
+  };
+}
 
 /**
  * The snapshot of the working state: the base snapshot updated with the dirty records only,
@@ -20,7 +30,7 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
  * pauses between them; a caller that must see one consistent state runs it inside
  * `workspace.exclusive` (no write can land during a pause then).
  */
-export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promise<{ root: string; created: StoredObject[] }> {
+export async function snapshotWorking(ws: Workspace, store: ObjectStore, onPack?: (pack: StoredObject) => void): Promise<TreeUpdate> {
   const changes = new Map<string, SceneEntity | null>();
   let sliceStart = performance.now();
   const state = ws.state;
@@ -43,11 +53,11 @@ export async function snapshotWorking(ws: Workspace, store: ObjectStore): Promis
     await pause();
     sliceStart = performance.now();
   };
-  const { root, created } = big
-    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf)
-    : updateTree(ws.baseRoot, changes, store.node, recordOf);
-  store.remember(created);
-  return { root, created };
+  const update = big
+    ? await updateTreeInSlices(ws.baseRoot, changes, store.node, slicedPause, recordOf, onPack)
+    : updateTree(ws.baseRoot, changes, store.node, recordOf, onPack); // a few big records (meshes) can be MBs too
+  store.remember(update.created);
+  return update;
 }
 
 /** The state stored under a snapshot root. */

@@ -7,7 +7,7 @@ import { canonicalJson } from "../scene/canonical-json";
 import type { SceneEntity } from "../scene/types";
 import { legacyTree } from "../../tests/helpers/legacy-snapshot";
 import {
-  EMPTY_ROOT, contentHash, diffTrees, parseNode, recordPath, sameRecord, treeEntries, updateTree, updateTreeInSlices, type TreeNode,
+  EMPTY_ROOT, contentHash, diffTrees, diffTreesInSlices, parseNode, recordPath, sameRecord, treeEntries, updateTree, updateTreeInSlices, type TreeNode,
 } from "./tree";
 
 function store() {
@@ -70,6 +70,17 @@ describe("snapshot trie", () => {
     expect(updated.root).toBe(fresh.root);
     s.keep(updated.created);
     expect(diffTrees(base.root, updated.root, s.get).size).toBe(2200);
+    // Each pack built is heard of at once, by either entry (a save streams them to the database).
+    const heard: string[] = [];
+    const again = updateTree(base.root, changes, s.get, undefined, (o) => heard.push(o.hash));
+    expect(again.root).toBe(updated.root);
+    expect(heard.sort()).toEqual(again.created.filter((o) => o.node?.kind === "pack").map((o) => o.hash).sort());
+    // The rebuild counts the same differences (a save uses its count instead of a diff).
+    expect(updated.changed).toBe(2200);
+    expect(await diffTreesInSlices(base.root, updated.root, s.get, async () => undefined)).toEqual(diffTrees(base.root, updated.root, s.get));
+    // A change back to equal content, and deleting what was never there, are no changes.
+    const noop = updateTree(updated.root, new Map([[id(1), record(1, "new")], [id(1200), null]]), s.get);
+    expect(noop).toMatchObject({ root: updated.root, changed: 0 });
     // Equal content in different record objects is no difference.
     const copy = updateTree(EMPTY_ROOT.hash, new Map([...final].map(([k, r]) => [k, structuredClone(r)])), s.get);
     expect(copy.root).toBe(updated.root);
@@ -97,6 +108,7 @@ describe("snapshot trie", () => {
     s.keep(updated.created);
     const d = diffTrees(legacy.root, updated.root, s.get);
     expect([...d.keys()]).toEqual([id(5)]);
+    expect(updated.changed).toBe(1);
     expect(treeEntries(updated.root, s.get).get(id(5))).toBe(after.get(id(5)));
     // Rewriting a leaf that holds other records needs the working state's records.
     const shared = [...all.keys()].find((k) => [...all.keys()].some((o) => o !== k && recordPath(o) === recordPath(k)))!;

@@ -126,8 +126,14 @@ const noLegacy: RecordOf = () => {
  * Applies record changes (id → new record, or null for removed) to the tree at `root`.
  * Returns the new root and the nodes it created; untouched subtrees are reused by hash.
  */
-export function updateTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf = noLegacy): { root: string; created: StoredObject[] } {
-  const steps = rebuildTree(root, changes, get, recordOf);
+/**
+ * What updateTree made: the new root, the nodes it created, and how many records differ from
+ * the tree it started from (diffTrees(root, new root).size, found while rebuilding).
+ */
+export type TreeUpdate = { root: string; created: StoredObject[]; changed: number };
+
+export function updateTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf = noLegacy, onPack?: (pack: StoredObject) => void): TreeUpdate {
+  const steps = rebuildTree(root, changes, get, recordOf, onPack);
   let step = steps.next();
   while (!step.done) step = steps.next();
   return step.value;
@@ -137,8 +143,8 @@ export function updateTree(root: string, changes: Map<string, SceneEntity | null
  * updateTree for big change sets: offers a pause after each subtree of the second level (1/256
  * of the work) and of the first, so that other clients are served meanwhile. `get` must stay valid across the pauses.
  */
-export async function updateTreeInSlices(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, pause: () => Promise<void>, recordOf: RecordOf = noLegacy): Promise<{ root: string; created: StoredObject[] }> {
-  const steps = rebuildTree(root, changes, get, recordOf);
+export async function updateTreeInSlices(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, pause: () => Promise<void>, recordOf: RecordOf = noLegacy, onPack?: (pack: StoredObject) => void): Promise<TreeUpdate> {
+  const steps = rebuildTree(root, changes, get, recordOf, onPack);
   let step = steps.next();
   while (!step.done) {
     await pause();
@@ -147,8 +153,10 @@ export async function updateTreeInSlices(root: string, changes: Map<string, Scen
   return step.value;
 }
 
-function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf): Generator<void, { root: string; created: StoredObject[] }> {
+/** `onPack` hears of each pack as soon as it is built (a big save starts writing them meanwhile). */
+function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, get: NodeSource, recordOf: RecordOf, onPack?: (pack: StoredObject) => void): Generator<void, TreeUpdate> {
   const created: StoredObject[] = [];
+  let changed = 0;
   // Group the changes by trie path, and index which digits follow each prefix, so that each
   // touched path is rebuilt bottom-up once and untouched ones are never visited.
   const byPath = new Map<string, [string, SceneEntity | null][]>();
@@ -175,6 +183,11 @@ function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, ge
     if (depth === DEPTH) {
       const old = hash ? get(hash) : undefined;
       const own = byPath.get(prefix) ?? [];
+      const before = old ? leafRefs(old) : NO_REFS;
+      for (const [id, record] of own) {
+        const was = before.get(id);
+        if (record ? !sameRecord(was, record) : was !== undefined) changed++;
+      }
       let records: Map<string, SceneEntity>;
       if (old?.kind === "leaf") {
         // A legacy leaf becomes a pack: its unchanged records come from the working state.
@@ -189,6 +202,7 @@ function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, ge
       if (records.size === 0) return undefined;
       const obj = nodeObject({ kind: "pack", records });
       created.push(obj);
+      onPack?.(obj);
       return obj.hash;
     }
     const children = { ...(hash ? (get(hash) as Extract<TreeNode, { kind: "node" }>).children : {}) };
@@ -220,7 +234,7 @@ function* rebuildTree(root: string, changes: Map<string, SceneEntity | null>, ge
   }
   // Keep only the nodes the final tree uses; the same content may have been built twice.
   const unique = new Map(created.map((o) => [o.hash, o]));
-  return { root: nextRoot, created: [...unique.values()] };
+  return { root: nextRoot, created: [...unique.values()], changed };
 }
 
 /** Every (record id, record ref) of a tree. */
@@ -240,8 +254,29 @@ export function treeEntries(root: string, get: NodeSource): Map<string, RecordRe
  * Subtrees with equal hashes are skipped without being read.
  */
 export function diffTrees(a: string, b: string, get: NodeSource): Map<string, [RecordRef | null, RecordRef | null]> {
+  const steps = diffSteps(a, b, get);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * diffTrees for big trees: offers a pause after each pair of leaves compared (a first save
+ * compares 100,000 records, ~50 ms in one go). `get` must stay valid across the pauses.
+ */
+export async function diffTreesInSlices(a: string, b: string, get: NodeSource, pause: () => Promise<void>): Promise<Map<string, [RecordRef | null, RecordRef | null]>> {
+  const steps = diffSteps(a, b, get);
+  let step = steps.next();
+  while (!step.done) {
+    await pause();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+function* diffSteps(a: string, b: string, get: NodeSource): Generator<void, Map<string, [RecordRef | null, RecordRef | null]>> {
   const out = new Map<string, [RecordRef | null, RecordRef | null]>();
-  const walk = (x: string | undefined, y: string | undefined) => {
+  function* walk(x: string | undefined, y: string | undefined): Generator<void, void> {
     if (x === y) return;
     const nx = x ? get(x) : undefined, ny = y ? get(y) : undefined;
     if ((nx?.kind ?? ny?.kind) !== "node") {
@@ -251,11 +286,12 @@ export function diffTrees(a: string, b: string, get: NodeSource): Map<string, [R
         if (!sameRecord(a, b)) out.set(id, [a, b ?? null]);
       }
       for (const [id, b] of ey) if (!ex.has(id)) out.set(id, [null, b]);
+      yield;
       return;
     }
     const cx = nx?.kind === "node" ? nx.children : {}, cy = ny?.kind === "node" ? ny.children : {};
-    for (const d of new Set([...Object.keys(cx), ...Object.keys(cy)])) walk(cx[d], cy[d]);
-  };
-  walk(a, b);
+    for (const d of new Set([...Object.keys(cx), ...Object.keys(cy)])) yield* walk(cx[d], cy[d]);
+  }
+  yield* walk(a, b);
   return out;
 }

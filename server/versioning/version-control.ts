@@ -6,18 +6,21 @@
  */
 import { conflict, invalid, notFound } from "../errors";
 import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/sqlite/client";
 import type { Change, SceneEntity, SceneState } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import { BRANCH_NAME, parseVersionId, versionId } from "./ids";
 import { CURRENT_BRANCH_KEY, initialSnapshot } from "./load";
 import type { ObjectStore } from "./object-store";
-import { loadBranchState, loadSnapshot, snapshotWorking } from "./snapshots";
-import { diffTrees, type RecordRef } from "./tree";
+import { loadBranchState, loadSnapshot, slicer, snapshotWorking } from "./snapshots";
+import { diffTrees, diffTreesInSlices, type RecordRef } from "./tree";
 import { describeDiff } from "./diff";
 import { kilnEvents } from "../events/bus";
 
 type VersionRow = Awaited<ReturnType<Db["version"]["findFirstOrThrow"]>>;
 type BranchRow = Awaited<ReturnType<Db["branch"]["findFirstOrThrow"]>>;
+/** What a save reads of its branch: the row's fields it needs and its head's root. */
+type SaveBranch = { name: string; head: number | bigint | null; workRoot: string; headRoot: string | null };
 
 const VERSION_SEQ_KEY = "version_seq";
 
@@ -68,28 +71,53 @@ export class VersionControl {
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const records = this.ws.dirty.size;
-    const { root, created } = await snapshotWorking(this.ws, this.store);
+    // On SQLite, a big save's packs go to the writer thread as soon as they are built.
+    const stream = this.store.packStream();
+    const { root, created, changed } = await snapshotWorking(this.ws, this.store, stream?.add).catch(async (error) => {
+      await stream?.abort();
+      throw error;
+    });
     const hashed = performance.now();
     const cpuHashed = process.cpuUsage(cpuStart);
-    const branch = await this.branchRow(this.ws.branch);
-    const parent = branch.head === null ? null : await this.db.version.findUnique({ where: { number: branch.head } });
-    const parentRoot = parent?.root ?? initialSnapshot(this.store).root;
-    await this.store.loadTree(parentRoot);
-    const changes = diffTrees(parentRoot, root, this.store.node).size;
+    // The new packs go to the database while the version's summary is worked out.
+    // Packs a stream wrote are stored with their reference counted; preWrite's are not (refs = 0).
+    const preWriting = stream
+      ? stream.finish().then((hashes) => ({ hashes, counted: true }))
+      : this.store.preWrite(created).then((hashes) => ({ hashes, counted: false }));
+    preWriting.catch(() => undefined); // handled below; not an unhandled rejection meanwhile
+    const discard = (pre: { hashes: string[]; counted: boolean }) =>
+      (pre.counted ? this.store.dropPending(pre.hashes) : this.store.dropUnreferenced(pre.hashes)).catch(() => undefined);
+    let changes: number, preWritten: { hashes: string[]; counted: boolean };
+    let branch: SaveBranch | undefined;
+    try {
+      // The branch and its head's root in one query (a round trip less on PostgreSQL).
+      [branch] = await this.db.$queryRaw<SaveBranch[]>(Prisma.sql`SELECT b."name", b."head", b."workRoot", v."root" AS "headRoot" FROM "Branch" b LEFT JOIN "Version" v ON v."number" = b."head" WHERE b."name" = ${this.ws.branch}`);
+      if (!branch) throw notFound("BRANCH_NOT_FOUND", `There is no branch named "${this.ws.branch}".`, { field: "name", name: this.ws.branch });
+      const parentRoot = branch.headRoot ?? initialSnapshot(this.store).root;
+      if (parentRoot === this.ws.baseRoot) changes = changed; // counted while the tree was rebuilt
+      else {
+        await this.store.loadTree(parentRoot);
+        changes = (await diffTreesInSlices(parentRoot, root, this.store.node, slicer())).size;
+      }
+      preWritten = await preWriting;
+    } catch (error) {
+      await discard(await preWriting.catch(() => ({ hashes: [], counted: false })));
+      throw error;
+    }
     const objects = this.ws.objectCount;
     const seq = this.ws.seq;
-    const preWritten = await this.store.preWrite(created);
+    const { name: branchName, head, workRoot } = branch;
     const row = await this.db.$transaction(async (tx) => {
-      const counter = await tx.setting.findUnique({ where: { key: VERSION_SEQ_KEY } });
-      const number = Number(counter?.value ?? 0) + 1;
-      await tx.setting.upsert({ where: { key: VERSION_SEQ_KEY }, create: { key: VERSION_SEQ_KEY, value: String(number) }, update: { value: String(number) } });
-      // One reference for the version, one for the branch's working base.
-      await this.store.addRefs(tx, [root, root], created);
-      await this.store.release(tx, [branch.workRoot]);
-      await tx.branch.update({ where: { name: branch.name }, data: { head: number, workRoot: root, workSeq: seq } });
-      return tx.version.create({ data: { number, name, description, branch: branch.name, parent: branch.head, root, objects, changes, auto } });
+      // The next version number, counted and read in one statement.
+      const [counter] = await tx.$queryRaw<{ value: string }[]>(Prisma.sql`INSERT INTO "Setting" ("key", "value") VALUES (${VERSION_SEQ_KEY}, '1') ON CONFLICT ("key") DO UPDATE SET "value" = CAST(CAST("Setting"."value" AS INTEGER) + 1 AS TEXT) RETURNING "value"`);
+      const number = Number(counter.value);
+      // One reference for the version, one for the branch's working base, which leaves the old base.
+      const pre = preWritten;
+      await this.store.addAndRelease(tx, [root, root], created, pre.counted ? [] : pre.hashes, [workRoot], pre.counted ? pre.hashes : []);
+      await tx.branch.update({ where: { name: branchName }, data: { head: number, workRoot: root, workSeq: seq } });
+      return tx.version.create({ data: { number, name, description, branch: branchName, parent: head === null ? null : Number(head), root, objects, changes, auto } });
     }, { timeout: 60_000 }).catch(async (error) => {
-      await this.store.dropUnreferenced(preWritten).catch(() => undefined);
+      await discard(preWritten);
       throw error;
     });
     this.ws.markSaved(root);
