@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { renderScene } from "./index";
 import { groundQuad, lookAt, mesh, pixel } from "./test-helpers";
 import type { RenderInput, RenderLight, RenderMesh, Vec3 } from "./types";
+import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
+import { packLights } from "./lights";
+import { setupView } from "./camera";
 
 /** An axis-aligned box (12 triangles, outward-facing, counter-clockwise). */
 function box(c: Vec3, h: number, color: [number, number, number, number]): RenderMesh {
@@ -65,5 +68,27 @@ describe("shadows", () => {
     const values = new Set<number>();
     for (let x = 0; x < 120; x += 3) values.add(lum(pixel(out, x, 70)));
     expect(Math.max(...values) - Math.min(...values)).toBeLessThan(15);
+  });
+});
+
+describe("shadow maps split between threads", () => {
+  // Invariant: threads drawing their share of every map's rows into shared buffers together make
+  // exactly the maps one thread makes alone; a share left undrawn shows.
+  it("gives the single-thread maps when both halves are drawn, and not when one is missing", () => {
+    const meshes = [groundQuad(0, 10, GREY), box([0, 0.5, 0], 0.5, [0.8, 0.2, 0.2, 1]), box([1.5, 1, -1], 0.3, GREY)];
+    const lights = packLights([sun([-0.4, -1, -0.3]), { type: "spot", position: [0, 5, 2], direction: [0, -1, -0.4], color: [1, 1, 1], intensity: 2, range: 20, angleDeg: 40 }]);
+    const view = setupView(lookAt([0, 4, 6], [0, 0, 0], 50), 320, 180);
+    const copy = (maps: (ShadowMap | null)[]) => maps.flatMap((m) => { const out: number[][] = []; for (let c = m; c; c = c.next) out.push(Array.from(c.depth)); return out; });
+    const alone = copy(buildShadowMaps(lights, meshes, view));
+    expect(alone.length).toBe(3);
+    const shared = new Map<number, Float32Array>();
+    const share = (part: number): ShadowShare => ({
+      buffer: (slot, length) => { let b = shared.get(slot); if (!b) shared.set(slot, (b = new Float32Array(length).fill(-1))); return b; },
+      part, parts: 2, ready: () => {},
+    });
+    const top = buildShadowMaps(lights, meshes, view, share(0));
+    expect(copy(top)).not.toEqual(alone); // the bottom half is still unwritten
+    buildShadowMaps(lights, meshes, view, share(1));
+    expect(copy(top)).toEqual(alone);
   });
 });

@@ -59,13 +59,16 @@ export class ShadowMap {
 }
 
 /**
- * Shadow maps built by two threads for one frame: both lay out the same maps over the same
- * shared buffers (`buffer`), each draws the maps `mine` gives it, and `ready` returns once both
- * have drawn theirs. Without it a thread draws every map into its own reused buffers.
+ * Shadow maps built by several threads for one frame: all lay out the same maps over the same
+ * shared buffers (`buffer`), each draws its `part` of `parts` equal runs of every map's texel
+ * rows, and `ready` returns once all have drawn theirs. Splitting every map, not handing out whole
+ * maps, keeps the threads even: a sun's two cascades differ in size, and a frame may have one map.
+ * Without it a thread draws every map into its own reused buffers.
  */
 export interface ShadowShare {
   buffer(slot: number, length: number): Float32Array;
-  mine(index: number): boolean;
+  readonly part: number;
+  readonly parts: number;
   ready(): void;
 }
 
@@ -107,7 +110,6 @@ export function buildShadowMaps(lights: PackedLights, meshes: readonly RenderMes
   const out: (ShadowMap | null)[] = [];
   const bounds = sceneBounds(meshes);
   const alloc = share ? share.buffer : OWN_BUFFERS;
-  let index = 0;
   for (let li = 0; li < lights.count; li++) {
     const o = li * LIGHT_STRIDE;
     const L = lights.data;
@@ -115,9 +117,10 @@ export function buildShadowMaps(lights: PackedLights, meshes: readonly RenderMes
     if (bounds && L[o] === LIGHT_DIRECTIONAL) map = directionalMap(-L[o + 1], -L[o + 2], -L[o + 3], bounds, view, 2 * li, alloc);
     else if (bounds && L[o] === LIGHT_SPOT) map = spotMap(L[o + 1], L[o + 2], L[o + 3], L[o + 9], L[o + 10], L[o + 11], lights.cone[li * 2], 2 * li, alloc);
     for (let c = map; c; c = c.next) {
-      if (share && !share.mine(index++)) continue;
-      c.depth.fill(Infinity);
-      for (const mesh of meshes) if (mesh && mesh.castShadows !== false) drawDepth(c, mesh);
+      const y0 = share ? Math.floor((c.size * share.part) / share.parts) : 0;
+      const y1 = share ? Math.floor((c.size * (share.part + 1)) / share.parts) : c.size;
+      c.depth.fill(Infinity, y0 * c.size, y1 * c.size);
+      for (const mesh of meshes) if (mesh && mesh.castShadows !== false) drawDepth(c, mesh, y0, y1);
     }
     out.push(map);
   }
@@ -202,7 +205,8 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
 const POLY = new Float64Array(4 * 3);
 const TRI_IN = new Float64Array(3 * 3);
 
-function drawDepth(map: ShadowMap, mesh: RenderMesh): void {
+/** Draws the mesh's depth into texel rows y0 .. y1 - 1 of the map. */
+function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): void {
   const pos = mesh.positions, idx = mesh.indices;
   if (!pos || !idx) return;
   const nv = Math.floor(pos.length / 3);
@@ -233,7 +237,7 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh): void {
       if (!(toward > 0)) continue;
     }
     if (!map.perspective) {
-      depthTriangle(map, tv[a * 3], tv[a * 3 + 1], tv[a * 3 + 2], tv[b * 3], tv[b * 3 + 1], tv[b * 3 + 2], tv[c * 3], tv[c * 3 + 1], tv[c * 3 + 2]);
+      depthTriangle(map, y0, y1, tv[a * 3], tv[a * 3 + 1], tv[a * 3 + 2], tv[b * 3], tv[b * 3 + 1], tv[b * 3 + 2], tv[c * 3], tv[c * 3 + 1], tv[c * 3 + 2]);
       continue;
     }
     const wa = tv[a * 3 + 2], wb = tv[b * 3 + 2], wc = tv[c * 3 + 2];
@@ -246,7 +250,7 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh): void {
     // Perspective divide; depth stays W (metres), interpolated as 1/W inside depthTriangle.
     for (let k = 0; k < n; k++) { POLY[k * 3] /= POLY[k * 3 + 2]; POLY[k * 3 + 1] /= POLY[k * 3 + 2]; }
     for (let k = 1; k + 1 < n; k++) {
-      depthTriangle(map, POLY[0], POLY[1], POLY[2], POLY[k * 3], POLY[k * 3 + 1], POLY[k * 3 + 2], POLY[k * 3 + 3], POLY[k * 3 + 4], POLY[k * 3 + 5]);
+      depthTriangle(map, y0, y1, POLY[0], POLY[1], POLY[2], POLY[k * 3], POLY[k * 3 + 1], POLY[k * 3 + 2], POLY[k * 3 + 3], POLY[k * 3 + 4], POLY[k * 3 + 5]);
     }
   }
 }
@@ -281,13 +285,13 @@ function clipNear(src: Float64Array, dst: Float64Array): number {
   return n;
 }
 
-/** Depth-only rasterization at texel centres; perspective maps interpolate 1/W (exact), orthographic ones W. */
-function depthTriangle(map: ShadowMap, xa: number, ya: number, za: number, xb: number, yb: number, zb: number, xc: number, yc: number, zc: number): void {
+/** Depth-only rasterization at texel centres of rows y0 .. y1 - 1; perspective maps interpolate 1/W (exact), orthographic ones W. */
+function depthTriangle(map: ShadowMap, y0: number, y1: number, xa: number, ya: number, za: number, xb: number, yb: number, zb: number, xc: number, yc: number, zc: number): void {
   const size = map.size;
   const minX = Math.max(0, Math.ceil(Math.min(xa, xb, xc) - 0.5));
   const maxX = Math.min(size - 1, Math.floor(Math.max(xa, xb, xc) - 0.5));
-  const minY = Math.max(0, Math.ceil(Math.min(ya, yb, yc) - 0.5));
-  const maxY = Math.min(size - 1, Math.floor(Math.max(ya, yb, yc) - 0.5));
+  const minY = Math.max(y0, Math.ceil(Math.min(ya, yb, yc) - 0.5));
+  const maxY = Math.min(y1 - 1, Math.floor(Math.max(ya, yb, yc) - 0.5));
   if (!(minX <= maxX && minY <= maxY)) return;
   const area = (xb - xa) * (yc - ya) - (yb - ya) * (xc - xa);
   if (!(Math.abs(area) > 1e-12)) return;

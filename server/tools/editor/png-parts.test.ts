@@ -26,6 +26,16 @@ describe("PNG in parts", () => {
     expect(Buffer.compare(png.data, Buffer.from(data.buffer))).toBe(0);
   });
 
+  it("joins a flat part (run-length coded) and a noisy one (Huffman only) into the exact pixels, small", () => {
+    const [w, h] = [256, 128];
+    const data = image(w, h);
+    data.fill(200, 0, w * 64 * 4); // the top half one flat colour
+    const parts = [encodePngPart(data, w, 0, 64, false), encodePngPart(data, w, 64, 64, true)];
+    expect(parts[0].bytes.length).toBeLessThan(2000); // runs of zeros after the Sub filter
+    const png = PNG.sync.read(assemblePng(w, h, parts));
+    expect(Buffer.compare(png.data, Buffer.from(data.buffer))).toBe(0);
+  });
+
   it("is refused by a decoder when a part is left out (the checksum covers the whole)", () => {
     const data = image(64, 64);
     const a = encodePngPart(data, 64, 0, 32, false), b = encodePngPart(data, 64, 32, 32, true);

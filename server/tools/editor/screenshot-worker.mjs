@@ -53,14 +53,15 @@ const READY_TIMEOUT_MS = 30_000;
 
 /**
  * Splits a frame's shadow maps between the two threads (see ShadowShare): the frame thread draws
- * the even ones, the band thread the odd ones, into `buffers` (one shared buffer per slot), then
- * each waits for the other at `sync`.
+ * the top half of every map's rows, the band thread the bottom half, into `buffers` (one shared
+ * buffer per slot), then each waits for the other at `sync`.
  */
 function shadowShare(buffers, sync, even) {
   if (!buffers) return undefined;
   return {
     buffer: (slot, length) => new Float32Array(buffers[slot], 0, length),
-    mine: (index) => index % 2 === (even ? 0 : 1),
+    part: even ? 0 : 1,
+    parts: 2,
     ready() {
       Atomics.add(sync, 0, 1);
       Atomics.notify(sync, 0);
