@@ -285,6 +285,22 @@ export function ambientVisibility(occ: Float64Array, px: number, py: number, pz:
   return vis;
 }
 
+const BOUNCE = new Float64Array(3);
+
+/**
+ * The occlusion at point p with unit normal n through the grid into out: [visibility, bounce rgb]
+ * (1, 0, 0, 0 where no sphere reaches).
+ */
+export function occlusionAt(g: Occluders, px: number, py: number, pz: number, nx: number, ny: number, nz: number, out: Float64Array): void {
+  const cell = occludersAt(g, px, py, pz);
+  if (cell.length === 0) {
+    out[0] = 1; out[1] = 0; out[2] = 0; out[3] = 0;
+    return;
+  }
+  out[0] = ambientVisibility(cell, px, py, pz, nx, ny, nz, BOUNCE);
+  out[1] = BOUNCE[0]; out[2] = BOUNCE[1]; out[3] = BOUNCE[2];
+}
+
 /**
  * Floats per vertex of vertexOcclusion's result: the ambient visibility and the bounced light rgb.
  */

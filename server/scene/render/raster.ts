@@ -13,13 +13,14 @@
 import type { PackedLights } from "./lights";
 import { shadeSample } from "./shade";
 import type { ShadowMap } from "./shadow";
-import type { Occluders } from "./occlusion";
+import { occlusionAt, type Occluders } from "./occlusion";
 import { textureBase, type TextureMap } from "./texture";
 
 // Imported bindings are copied into module-local consts: test runners and CJS
 // transpilers turn imports into getter-property reads, far too slow per pixel.
 const shade = shadeSample;
 const texel = textureBase;
+const aoAt = occlusionAt;
 const SUB = 256; // sub-pixel steps per pixel
 // Pixel centres sit at +0.5 px; the extra half sub-step (1/512 px, invisible) makes every
 // sample-minus-vertex difference a half-integer: products stay exact in doubles but are never
@@ -49,7 +50,21 @@ export class RasterState {
    * ([visibility, bounce rgb]) and shading uses that instead of the occluders.
    */
   vertexAo = false;
+  /** The shaded pixel's occlusion, [visibility, bounce rgb], when the mesh has occluders. */
   readonly ao = new Float64Array(4);
+  /**
+   * Occlusion worked out per block of 2x2 pixels of one triangle: per block column, the block row
+   * and triangle it was worked out for (`tri`, a serial per rasterTriangle call) and its value.
+   * It changes over distances of about an occluder's radius, far more than a pixel, so the other
+   * pixels of a block take the first one's (within a level; render-occlusion.test.ts): evaluating
+   * it per pixel was the largest part of a frame of close-packed objects.
+   */
+  readonly aoRow: Int32Array;
+  readonly aoTri: Int32Array;
+  readonly aoBlock: Float64Array;
+  tri = 0;
+  /** The frame row of this buffer's first pixel row (a band's top), so blocks pair the same rows in every band. */
+  top = 0;
   /** Per-frame: [eye x, y, z, exposure, ambient]. */
   readonly scene = new Float64Array([0, 0, 0, 1, 1]);
 
@@ -69,6 +84,10 @@ export class RasterState {
   ) {
     this.depth = depth;
     this.color = color;
+    const columns = Math.ceil(width / ss / 2) + 1;
+    this.aoRow = new Int32Array(columns);
+    this.aoTri = new Int32Array(columns);
+    this.aoBlock = new Float64Array(columns * 4);
   }
 
   /** Sets the material: linear base colour (clamped to 0..1), metallic and roughness (0..1). */
@@ -184,7 +203,8 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   if (tex !== null) {
     uA = v[a + 9]; vA = v[a + 10]; uB = v[b + 9]; vB = v[b + 10]; uC = v[c + 9]; vC = v[c + 10];
   }
-  const vao = st.vertexAo, AO = st.ao;
+  const vao = st.vertexAo, AO = st.ao, grid = st.occluders;
+  const tri = (st.tri = (st.tri + 1) | 0), aoRow = st.aoRow, aoTri = st.aoTri, aoBlock = st.aoBlock, top = st.top;
 
   for (let y = pminY; y <= pmaxY; y++, r0 += py0s, r1 += py1s, r2 += py2s) {
     // Narrow the pixel row to where all three edges can be inside some sample (conservative by one
@@ -248,6 +268,15 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
             AO[1] = b0 * v[a + 12] + b1 * v[b + 12] + b2 * v[c + 12];
             AO[2] = b0 * v[a + 13] + b1 * v[b + 13] + b2 * v[c + 13];
             AO[3] = b0 * v[a + 14] + b1 * v[b + 14] + b2 * v[c + 14];
+          } else if (grid !== null) {
+            const bx = x >> 1, by = (y + top) >> 1, o = bx * 4;
+            if (aoTri[bx] === tri && aoRow[bx] === by) {
+              AO[0] = aoBlock[o]; AO[1] = aoBlock[o + 1]; AO[2] = aoBlock[o + 2]; AO[3] = aoBlock[o + 3];
+            } else {
+              aoAt(grid, px, py3, pz, nx, ny, nz, AO);
+              aoBlock[o] = AO[0]; aoBlock[o + 1] = AO[1]; aoBlock[o + 2] = AO[2]; aoBlock[o + 3] = AO[3];
+              aoTri[bx] = tri; aoRow[bx] = by;
+            }
           }
           shade(st, idx, nx, ny, nz, px, py3, pz);
         }

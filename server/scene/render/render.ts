@@ -130,6 +130,7 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
   // Colour needs no clearing: resolve reads only samples a surface reached (the others show the backdrop).
   const st = new RasterState(sw, sh, ss, depth, scratchF32("color", n * 3), plan.lights, plan.sky, plan.shadows);
   st.setScene(view.eye[0], view.eye[1], view.eye[2], plan.exposure, plan.ambient);
+  st.top = top;
 
   const scratch = new GeometryScratch(sw, sh, view.near);
   for (const i of plan.order) {

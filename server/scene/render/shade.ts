@@ -14,15 +14,11 @@
 import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE } from "./lights";
 import type { RasterState } from "./raster";
 import { shadowFactor } from "./shadow";
-import { ambientVisibility, occludersAt } from "./occlusion";
 
 const STRIDE = LIGHT_STRIDE;
 const DIRECTIONAL = LIGHT_DIRECTIONAL;
 const SPOT = LIGHT_SPOT;
 const shadowAt = shadowFactor;
-const visibility = ambientVisibility;
-const BOUNCE = new Float64Array(3);
-const cellAt = occludersAt;
 const PI = Math.PI;
 
 /** ACES fit (see color.ts), inlined here because it runs three times per sample. */
@@ -67,19 +63,11 @@ export function shadeSample(st: RasterState, si: number, nx: number, ny: number,
   cr += (f0r + ((g > f0r ? g : f0r) - f0r) * fv5) * er;
   cg += (f0g + ((g > f0g ? g : f0g) - f0g) * fv5) * eg;
   cb += (f0b + ((g > f0b ? g : f0b) - f0b) * fv5) * eb;
-  // Nearby objects hide part of the sky and ground bounce (occlusion.ts): interpolated from the
-  // vertices for finely tessellated meshes, else evaluated here.
-  const grid = st.occluders;
-  if (st.vertexAo) {
+  // Nearby objects hide part of the sky and ground bounce: the rasterizer has put the occlusion
+  // in st.ao (occlusion.ts) when the mesh has occluders.
+  if (st.occluders !== null) {
     const A = st.ao;
     cr = cr * A[0] + dr * A[1]; cg = cg * A[0] + dg * A[2]; cb = cb * A[0] + db * A[3];
-  } else if (grid !== null) {
-    const occ = cellAt(grid, px, py, pz);
-    if (occ.length !== 0) {
-      const bounce = BOUNCE;
-      const vis = visibility(occ, px, py, pz, nx, ny, nz, bounce);
-      cr = cr * vis + dr * bounce[0]; cg = cg * vis + dg * bounce[1]; cb = cb * vis + db * bounce[2];
-    }
   }
 
   // Direct lights.
