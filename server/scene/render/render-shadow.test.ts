@@ -3,7 +3,7 @@
 // are free of acne, and `shadows: false` turns them off.
 import { describe, expect, it } from "vitest";
 import { renderScene } from "./index";
-import { groundQuad, lookAt, mesh, pixel } from "./test-helpers";
+import { groundQuad, lookAt, mesh, pixel, uvSphere } from "./test-helpers";
 import type { RenderInput, RenderLight, RenderMesh, Vec3 } from "./types";
 import { buildShadowMaps, type ShadowMap, type ShadowShare } from "./shadow";
 import { packLights } from "./lights";
@@ -90,5 +90,25 @@ describe("shadow maps split between threads", () => {
     expect(copy(top)).not.toEqual(alone); // the bottom half is still unwritten
     buildShadowMaps(lights, meshes, view, share(1));
     expect(copy(top)).toEqual(alone);
+  });
+
+  it("shares out whole maps instead for a scene of very many triangles, with the same result", () => {
+    const meshes = [groundQuad(0, 10, GREY), uvSphere([0, 1, 0], 1, 500, 250, GREY)]; // ~250,000 triangles
+    const lights = packLights([sun([-0.4, -1, -0.3]), { type: "spot", position: [0, 5, 2], direction: [0, -1, -0.4], color: [1, 1, 1], intensity: 2, range: 20, angleDeg: 40 }]);
+    const view = setupView(lookAt([0, 4, 6], [0, 0, 0], 50), 320, 180);
+    const alone = buildShadowMaps(lights, meshes, view).flatMap((m) => { const out: Float32Array[] = []; for (let c = m; c; c = c.next) out.push(Float32Array.from(c.depth)); return out; });
+    const shared = new Map<number, Float32Array>();
+    const drawn: number[][] = [];
+    const share = (part: number): ShadowShare => ({
+      buffer: (slot, length) => { let b = shared.get(slot); if (!b) shared.set(slot, (b = new Float32Array(length).fill(-1))); return b; },
+      part, parts: 2, ready: () => {},
+    });
+    for (const part of [0, 1]) {
+      const maps = buildShadowMaps(lights, meshes, view, share(part)).flatMap((m) => { const out: ShadowMap[] = []; for (let c = m; c; c = c.next) out.push(c); return out; });
+      // Each thread draws whole maps: every map is either all its own or untouched (still -1).
+      drawn.push(maps.map((m, k) => (m.depth.every((d, i) => d === alone[k][i]) ? 1 : m.depth.every((d) => d === -1) ? 0 : NaN)));
+      if (part === 1) maps.forEach((m, k) => expect(Buffer.from(m.depth.buffer, m.depth.byteOffset, m.depth.byteLength).equals(Buffer.from(alone[k].buffer))).toBe(true));
+    }
+    expect(drawn[0]).toEqual([1, 0, 1]); // maps 0 and 2 by the first thread
   });
 });
