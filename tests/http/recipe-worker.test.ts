@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caller, percentile } from "../bench/bench-utils";
+import { percentile } from "../bench/bench-utils";
+import { idleP99, underWatch } from "../helpers/watch";
 import { bigRecipeYaml } from "../helpers/big-recipe";
 import { startServer, type KilnServer } from "../helpers/server";
 
@@ -28,35 +29,14 @@ afterAll(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-/** Latencies of a client polling a cheap tool every 20 ms while `work` runs. */
-async function pollDuring<T>(work: () => Promise<T>): Promise<{ result: T; latencies: number[] }> {
-  const poll = caller(kiln.url);
-  await poll("get_transaction_status"); // open the keep-alive connection first
-  const latencies: number[] = [];
-  let running = true;
-  const poller = (async () => {
-    while (running) {
-      const started = performance.now();
-      await poll("get_transaction_status");
-      latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  await new Promise((r) => setTimeout(r, 40));
-  const result = await work();
-  running = false;
-  await poller;
-  return { result, latencies };
-}
-
 /**
  * p99 of the polls while `work` runs, against 50 ms over the p99 of a quiet second just before
  * (a few ms on a quiet machine; this 2-core machine is shared, which alone can delay polls).
  * Parsing a 1,000-step text on the event loop held every poll for 0.2-0.6 s.
  */
 async function lagDuring<T>(label: string, work: () => Promise<T>): Promise<T> {
-  const quiet = percentile((await pollDuring(() => new Promise((r) => setTimeout(r, 1000)))).latencies, 99);
-  const { result, latencies } = await pollDuring(work);
+  const quiet = await idleP99(kiln);
+  const { result, latencies } = await underWatch(kiln, work);
   const p99 = percentile(latencies, 99);
   console.log(`${label}: poll p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (${latencies.length} polls; quiet p99 ${quiet.toFixed(1)} ms)`);
   expect(p99).toBeLessThan(50 + quiet);
