@@ -94,6 +94,10 @@ describe("closed primitives in shadow maps", () => {
         ["create_light", { name: "Low", type: "Directional", rotation: { x: 8, y: 120, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 10, spot_angle: 30 }],
         ["create_light", { name: "Spot", type: "Spot", position: { x: 0.5, y: 4, z: -1 }, rotation: { x: 70, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 90 }],
         ["create_light", { name: "Inside", type: "Spot", position: { x: 0, y: 0.5, z: 0 }, rotation: { x: 90, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 120 }],
+        // Within the spot map's near distance (5 cm) of the sphere's top: its near faces are clipped.
+        ["create_light", { name: "Touching", type: "Spot", position: { x: 1.5, y: 1.33, z: 0.3 }, rotation: { x: 90, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 120 }],
+        // Mirrored: its faces wind inwards, so it must not be marked closed.
+        ["create_gameobject", { name: "M", type: "Cube", position: { x: 3, y: 0.5, z: 1 }, scale: { x: -1, y: 1, z: 1 } }],
       ];
       for (const [tool, params] of calls) applyChanges(state, applyOperation(state, { tool, app, params } as never).changes);
       const input = buildRenderInput(state, app, 320, 180);
@@ -109,7 +113,7 @@ describe("closed primitives in shadow maps", () => {
       const all = maps(input.meshes.map((m) => ({ ...m, closed: false })));
       // Two cascades per sun, one map per spot. The same numbers mean other places and directions
       // in the other apps' axes: their camera looks away, so only the spots get maps there.
-      expect(culled.length).toBe(app === "unity" ? 6 : 2);
+      expect(culled.length).toBe(app === "unity" ? 7 : 3);
       // Every map is exactly the same.
       culled.forEach((depth, k) => expect(Buffer.from(depth.buffer).equals(Buffer.from(all[k].buffer))).toBe(true));
       expect(culled.filter((depth) => depth.some((d) => d !== Infinity)).length).toBeGreaterThanOrEqual(app === "unity" ? 6 : 1);

@@ -12,6 +12,11 @@ import { ids, type AppId, type MaterialRecord, type MeshRecord, type ObjectRecor
 
 const DEFAULT_COLOR: [number, number, number, number] = [0.8, 0.8, 0.8, 1];
 
+/** Determinant of a column-major matrix's 3x3 part: negative when it mirrors. */
+function determinant3(m: Mat4): number {
+  return m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
+}
+
 /** Geometry of a mesh object: its primitive, or its imported mesh record. */
 export function objectMesh(state: SceneState, o: ObjectRecord): MeshData | null {
   if (o.primitive) return primitiveMesh(o.app, o.primitive);
@@ -115,8 +120,9 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
           ...placed, indices: part.indices, object,
           color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
           ...(texture ? { texture } : {}),
-          // A primitive's solids are closed (one part: they have no slots); a plane is a sheet.
-          ...(o.primitive && o.primitive !== "Plane" ? { closed: true } : {}),
+          // A primitive's solids are closed (one part: they have no slots); a plane is a sheet. A
+          // mirrored one (negative scale) has its faces wound inwards, so it is not marked.
+          ...(o.primitive && o.primitive !== "Plane" && determinant3(worlds.get(o.name)!) > 0 ? { closed: true } : {}),
         });
       }
       labels.push({ text: o.name, position: labelPosition(placed, origin) });

@@ -190,7 +190,7 @@ function smoothAo(ao: Float32Array, i0: number, i1: number, i2: number): boolean
   const a = i0 * AO_FLOATS, b = i1 * AO_FLOATS, c = i2 * AO_FLOATS;
   for (let k = 0; k < AO_FLOATS; k++) {
     const x = ao[a + k], y = ao[b + k], z = ao[c + k];
-    if (Math.max(x, y, z) - Math.min(x, y, z) > AO_SPREAD) return false;
+    if (!(Math.max(x, y, z) - Math.min(x, y, z) <= AO_SPREAD)) return false; // NaN: not smooth
   }
   return true;
 }

@@ -45,7 +45,7 @@ export const OCC_STRIDE = FACES_AT + 18;
 export function occludersByMesh(meshes: readonly RenderMesh[], box: Float64Array, lights: PackedLights, sky: Float64Array): (Occluders | null)[] {
   const spheres: Sphere[] = [];
   // What every occluder bounces, before its colour: the sky's light averaged over up and down, and
-  // each directional light's (its direction, for the faces it lights).
+  // every directional light's on each face of its box (summed per face below).
   const skyLight = [0, 1, 2].map((k) => (sky[9 + k] + sky[12 + k]) / 2);
   const suns: number[][] = [];
   for (let li = 0, o = 0; li < lights.count; li++, o += LIGHT_STRIDE) {
@@ -238,9 +238,10 @@ function reaches(c: number[], reach: number, lo: number[], x: number, y: number,
 export function occludersAt(g: Occluders, px: number, py: number, pz: number): Float64Array {
   const at = g.at, d = g.dims, inv = at[3];
   let x = Math.floor((px - at[0]) * inv), y = Math.floor((py - at[1]) * inv), z = Math.floor((pz - at[2]) * inv);
-  x = x < 0 ? 0 : x >= d[0] ? d[0] - 1 : x;
-  y = y < 0 ? 0 : y >= d[1] ? d[1] - 1 : y;
-  z = z < 0 ? 0 : z >= d[2] ? d[2] - 1 : z;
+  // "!(x >= 0)" also takes NaN to the first cell.
+  x = !(x >= 0) ? 0 : x >= d[0] ? d[0] - 1 : x;
+  y = !(y >= 0) ? 0 : y >= d[1] ? d[1] - 1 : y;
+  z = !(z >= 0) ? 0 : z >= d[2] ? d[2] - 1 : z;
   return g.cells[(z * d[1] + y) * d[0] + x];
 }
 
@@ -323,7 +324,8 @@ export function vertexOcclusion(mesh: RenderMesh, occ: Occluders): Float32Array 
   if (nt === 0) return null;
   let rmin = Infinity;
   for (const cell of occ.cells) for (let k = 3; k < cell.length; k += OCC_STRIDE) rmin = Math.min(rmin, cell[k]);
-  // The mean triangle's side, were it equilateral, from the mean area.
+  // The largest triangle's side, were it equilateral (one big triangle among many small ones would
+  // lose the occlusion inside it to interpolation between its far-off corners).
   let area = 0;
   for (let t = 0; t < nt; t++) {
     const a = idx[t * 3] * 3, b = idx[t * 3 + 1] * 3, c = idx[t * 3 + 2] * 3;
@@ -331,16 +333,22 @@ export function vertexOcclusion(mesh: RenderMesh, occ: Occluders): Float32Array 
     const ux = pos[b] - pos[a], uy = pos[b + 1] - pos[a + 1], uz = pos[b + 2] - pos[a + 2];
     const vx = pos[c] - pos[a], vy = pos[c + 1] - pos[a + 1], vz = pos[c + 2] - pos[a + 2];
     const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    area += Math.sqrt(cx * cx + cy * cy + cz * cz) / 2;
+    area = Math.max(area, Math.sqrt(cx * cx + cy * cy + cz * cz) / 2);
   }
-  const side = Math.sqrt(((area / nt) * 4) / Math.sqrt(3));
+  const side = Math.sqrt((area * 4) / Math.sqrt(3));
   if (!(side <= rmin * VERTEX_AO_EDGE)) return null;
   const out = new Float32Array(nv * VERTEX_AO), bounce = new Float64Array(3);
   for (let i = 0; i < nv; i++) {
     const p = i * 3, o = i * VERTEX_AO;
     let nx = nrm[p], ny = nrm[p + 1], nz = nrm[p + 2];
     const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (l > 0) { nx /= l; ny /= l; nz /= l; }
+    // A vertex with no usable position or normal gets NaN: its triangles evaluate per pixel
+    // (draw-mesh.ts smoothAo), where shading falls back to the face normal.
+    if (!(l > 0 && l < Infinity) || !(Math.abs(pos[p]) + Math.abs(pos[p + 1]) + Math.abs(pos[p + 2]) < Infinity)) {
+      out.fill(NaN, o, o + VERTEX_AO);
+      continue;
+    }
+    nx /= l; ny /= l; nz /= l;
     const cell = occludersAt(occ, pos[p], pos[p + 1], pos[p + 2]);
     bounce.fill(0);
     out[o] = cell.length ? ambientVisibility(cell, pos[p], pos[p + 1], pos[p + 2], nx, ny, nz, bounce) : 1;

@@ -50,6 +50,38 @@ describe("ambient occlusion per vertex", () => {
     expect(Math.max(...vis)).toBeLessThanOrEqual(1);
   });
 
+  it("is not taken for a mesh with one big triangle among small ones (its inside would lose the occlusion)", () => {
+    const input = row();
+    const ball = input.meshes[1];
+    const n = ball.positions.length / 3;
+    // The ball with a 1.2 m floor tile folded into the same mesh: small triangles on average, not all.
+    const merged: RenderMesh = {
+      ...ball,
+      positions: Float32Array.from([...ball.positions, -0.6, 0, -0.6, 0.6, 0, -0.6, 0.6, 0, 0.6, -0.6, 0, 0.6]),
+      normals: Float32Array.from([...ball.normals!, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0]),
+      indices: Uint32Array.from([...ball.indices, n, n + 2, n + 1, n, n + 3, n + 2]),
+    };
+    const occ = occluders([merged, ...input.meshes.slice(2)]);
+    expect(vertexOcclusion(ball, occluders(input.meshes)[1]!)).not.toBeNull();
+    expect(vertexOcclusion(merged, occ[0]!)).toBeNull();
+  });
+
+  it("draws a mesh with a NaN vertex or normal like the per-pixel evaluation, without throwing", async () => {
+    const input = row();
+    const ball = input.meshes[2];
+    const normals = Float32Array.from([...ball.normals!, 0, 1, 0]);
+    normals.fill(NaN, 3 * 200, 3 * 201); // a vertex on the visible side
+    input.meshes[2] = { ...ball, normals, positions: Float32Array.from([...ball.positions, NaN, NaN, NaN]) }; // and one no triangle uses
+    expect(vertexOcclusion(input.meshes[2], occluders(input.meshes)[2]!)).not.toBeNull();
+    const perVertex = (await import("./render")).renderScene(input);
+    vi.resetModules();
+    vi.doMock("./occlusion", async (original) => ({ ...(await original<typeof import("./occlusion")>()), vertexOcclusion: () => null }));
+    const perPixel = (await import("./render")).renderScene(input);
+    let max = 0;
+    for (let i = 0; i < perPixel.data.length; i++) max = Math.max(max, Math.abs(perPixel.data[i] - perVertex.data[i]));
+    expect(max).toBeLessThanOrEqual(2);
+  });
+
   it("draws within two 8-bit levels of the per-pixel evaluation", async () => {
     const input = row();
     const perVertex = (await import("./render")).renderScene(input);

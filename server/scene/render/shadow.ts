@@ -224,16 +224,19 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
   const nv = Math.floor(pos.length / 3);
   const m = map.m;
   const tv = new Float64Array(nv * 3);
+  let nearest = Infinity;
   for (let i = 0, p = 0; i < nv; i++, p += 3) {
     const x = pos[p], y = pos[p + 1], z = pos[p + 2];
     tv[p] = m[0] * x + m[1] * y + m[2] * z + m[3];
     tv[p + 1] = m[4] * x + m[5] * y + m[6] * z + m[7];
-    tv[p + 2] = m[8] * x + m[9] * y + m[10] * z + m[11];
+    const w = (tv[p + 2] = m[8] * x + m[9] * y + m[10] * z + m[11]);
+    if (w < nearest) nearest = w;
   }
-  // A spot light inside a closed mesh's box may be inside the solid, where every face turns away
-  // from it: then all of them are drawn, so the solid still blocks the light.
+  // When a spot map's near plane cuts a closed mesh (the light inside the solid, or within
+  // SPOT_NEAR of it) the faces turned towards the light may be clipped away: then all faces are
+  // drawn, so the solid still blocks the light.
   const S = map.source;
-  const closed = mesh.closed === true && !(map.perspective && insideBox(pos, nv, S));
+  const closed = mesh.closed === true && !(map.perspective && !(nearest >= SPOT_NEAR));
   for (let t = 0; t + 2 < idx.length; t += 3) {
     const a = idx[t], b = idx[t + 1], c = idx[t + 2];
     if (a >= nv || b >= nv || c >= nv) continue;
@@ -265,20 +268,6 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
       depthTriangle(map, y0, y1, POLY[0], POLY[1], POLY[2], POLY[k * 3], POLY[k * 3 + 1], POLY[k * 3 + 2], POLY[k * 3 + 3], POLY[k * 3 + 4], POLY[k * 3 + 5]);
     }
   }
-}
-
-/** Whether point p lies within the box of the first nv positions. */
-function insideBox(pos: Float32Array, nv: number, p: Float64Array): boolean {
-  for (let a = 0; a < 3; a++) {
-    let lo = Infinity, hi = -Infinity;
-    for (let i = a; i < nv * 3; i += 3) {
-      const v = pos[i];
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-    if (!(p[a] >= lo && p[a] <= hi)) return false;
-  }
-  return true;
 }
 
 /** Clips a homogeneous triangle (X, Y, W) to W >= SPOT_NEAR; returns the vertex count (0, 3 or 4). */

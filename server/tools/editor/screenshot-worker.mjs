@@ -53,8 +53,9 @@ const READY_TIMEOUT_MS = 30_000;
 
 /**
  * Splits a frame's shadow maps between the two threads (see ShadowShare): the frame thread draws
- * the top half of every map's rows, the band thread the bottom half, into `buffers` (one shared
- * buffer per slot), then each waits for the other at `sync`.
+ * the top half of every map's rows, the band thread the bottom half (for scenes of very many
+ * triangles, the even and the odd maps), into `buffers` (one shared buffer per slot), then each
+ * waits for the other at `sync`.
  */
 function shadowShare(buffers, sync, even) {
   if (!buffers) return undefined;
