@@ -18,7 +18,8 @@ import path from "node:path";
 import { compileCondition, listRecipes, toCelValue, validateRecipe } from "../../server/recipes";
 import { registryCatalogue } from "../../server/tools/recipe-catalogue";
 import { bigRecipeYaml } from "../helpers/big-recipe";
-import { startServer } from "../helpers/server";
+import { startServer, type KilnServer } from "../helpers/server";
+import { underWatch } from "../helpers/watch";
 import { caller, median, ms, percentile } from "./bench-utils";
 
 function time(fn: () => unknown): number {
@@ -64,28 +65,16 @@ console.log(`list_recipes over a 10,000-step (${bigRecipeYaml("huge", 10_000).le
 rmSync(project, { recursive: true, force: true });
 
 /** Poll latencies of a second client (every 20 ms) while `work` runs 3 times, and the calls' own times. */
-async function lag(url: string, work: (i: number) => Promise<unknown>): Promise<string> {
-  const poll = caller(url);
-  await poll("get_transaction_status");
-  const latencies: number[] = [];
+async function lag(kiln: KilnServer, work: (i: number) => Promise<unknown>): Promise<string> {
   const calls: number[] = [];
-  let running = true;
-  const poller = (async () => {
-    while (running) {
+  const { latencies } = await underWatch(kiln, async () => {
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
       const started = performance.now();
-      await poll("get_transaction_status");
-      latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
+      await work(i);
+      calls.push(performance.now() - started);
     }
-  })();
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const started = performance.now();
-    await work(i);
-    calls.push(performance.now() - started);
-  }
-  running = false;
-  await poller;
+  });
   const p = (q: number) => percentile(latencies, q).toFixed(1);
   return `poll p50 ${p(50)} / p99 ${p(99)} / max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} polls); call median ${ms(median(calls))}`;
 }
@@ -107,9 +96,9 @@ for (const [label, threads] of [["before (KILN_PIPELINE_THREADS=0, parsed on the
     await new Promise((r) => setTimeout(r, 2000));
     console.log(`\n${label}, load ${(await import("node:os")).loadavg()[0].toFixed(1)}:`);
     // A new text each time (the name differs), so that every call parses.
-    console.log(`  validate_recipe, 1,000 steps:  ${await lag(kiln.url, (i) => ok("validate_recipe", { yaml: bigRecipeYaml(`v${i}`, 1000) }))}`);
-    console.log(`  validate_recipe, 10,000 steps: ${await lag(kiln.url, (i) => ok("validate_recipe", { yaml: bigRecipeYaml(`w${i}`, 10_000) }))}`);
-    console.log(`  list_recipes, the 10,000-step file and a new 1,000-step one: ${await lag(kiln.url, (i) => {
+    console.log(`  validate_recipe, 1,000 steps:  ${await lag(kiln, (i) => ok("validate_recipe", { yaml: bigRecipeYaml(`v${i}`, 1000) }))}`);
+    console.log(`  validate_recipe, 10,000 steps: ${await lag(kiln, (i) => ok("validate_recipe", { yaml: bigRecipeYaml(`w${i}`, 10_000) }))}`);
+    console.log(`  list_recipes, the 10,000-step file and a new 1,000-step one: ${await lag(kiln, (i) => {
       writeFileSync(path.join(dir, "recipes", "big.yaml"), bigRecipeYaml(`big${i}`, 1000));
       return ok("list_recipes", {});
     })}`);
