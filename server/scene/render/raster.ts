@@ -21,6 +21,8 @@ import { textureBase, type TextureMap } from "./texture";
 const shade = shadeSample;
 const texel = textureBase;
 const aoAt = occlusionAt;
+/** The samples of the pixel being drawn that passed the depth test (at most 4 x 4). */
+const hits = new Int32Array(16);
 const SUB = 256; // sub-pixel steps per pixel
 // Pixel centres sit at +0.5 px; the extra half sub-step (1/512 px, invisible) makes every
 // sample-minus-vertex difference a half-integer: products stay exact in doubles but are never
@@ -226,61 +228,89 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
       if (w0 + e0hi < t0 || w1 + e1hi < t1 || w2 + e2hi < t2) continue;
       // Multisampling: coverage and depth per sample, shading once per pixel and triangle, at the
       // first sample that passes (inside the triangle, so attributes never extrapolate); the
-      // other passing samples copy its colour.
-      let shaded = -1;
+      // other passing samples (hits[1..n)) copy its colour.
       const full = w0 + e0lo >= t0 && w1 + e1lo >= t1 && w2 + e2lo >= t2;
       // 1/W is affine in screen space: stepped per sample from the pixel's first, and the
-      // barycentrics worked out only for the one sample that is shaded.
+      // barycentrics worked out only for the one sample that is shaded (edge values s0..s2).
       const iwPixel = w0 * q0 + w1 * q1 + w2 * q2;
-      for (let j = 0; j < ss; j++) {
-        let idx = rowBase + j * width + x * ss;
-        let u0 = w0 + sy0 * j, u1 = w1 + sy1 * j, u2 = w2 + sy2 * j;
-        let iw = iwPixel + dzy * j;
-        for (let i = 0; i < ss; i++, idx++, u0 += sx0, u1 += sx1, u2 += sx2, iw += dzx) {
-          if (!full && (u0 < t0 || u1 < t1 || u2 < t2)) continue;
-          if (!(iw > depth[idx])) continue;
-          depth[idx] = iw;
-          if (shaded >= 0) {
-            const o = idx * 3, so = shaded * 3;
-            color[o] = color[so]; color[o + 1] = color[so + 1]; color[o + 2] = color[so + 2];
-            continue;
-          }
-          shaded = idx;
-          // Perspective-correct barycentrics.
-          const e0 = u0 * q0, e1 = u1 * q1, e2 = u2 * q2;
-          const k = 1 / (e0 + e1 + e2);
-          const b0 = e0 * k, b1 = e1 * k, b2 = e2 * k;
-          let nx = b0 * nAx + b1 * nBx + b2 * nCx;
-          let ny = b0 * nAy + b1 * nBy + b2 * nCy;
-          let nz = b0 * nAz + b1 * nBz + b2 * nCz;
-          const n2 = nx * nx + ny * ny + nz * nz;
-          if (n2 > 1e-24) {
-            const inv = 1 / Math.sqrt(n2);
-            nx *= inv; ny *= inv; nz *= inv;
-          } else {
-            nx = fnx; ny = fny; nz = fnz;
-          }
-          const px = b0 * pAx + b1 * pBx + b2 * pCx;
-          const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
-          const pz = b0 * pAz + b1 * pBz + b2 * pCz;
-          if (tex !== null) texel(st, tex, b0 * uA + b1 * uB + b2 * uC, b0 * vA + b1 * vB + b2 * vC);
-          if (vao) {
-            AO[0] = b0 * v[a + 11] + b1 * v[b + 11] + b2 * v[c + 11];
-            AO[1] = b0 * v[a + 12] + b1 * v[b + 12] + b2 * v[c + 12];
-            AO[2] = b0 * v[a + 13] + b1 * v[b + 13] + b2 * v[c + 13];
-            AO[3] = b0 * v[a + 14] + b1 * v[b + 14] + b2 * v[c + 14];
-          } else if (grid !== null) {
-            const bx = x >> 1, by = (y + top) >> 1, o = bx * 4;
-            if (aoTri[bx] === tri && aoRow[bx] === by) {
-              AO[0] = aoBlock[o]; AO[1] = aoBlock[o + 1]; AO[2] = aoBlock[o + 2]; AO[3] = aoBlock[o + 3];
-            } else {
-              aoAt(grid, px, py3, pz, nx, ny, nz, AO);
-              aoBlock[o] = AO[0]; aoBlock[o + 1] = AO[1]; aoBlock[o + 2] = AO[2]; aoBlock[o + 3] = AO[3];
-              aoTri[bx] = tri; aoRow[bx] = by;
-            }
-          }
-          shade(st, idx, nx, ny, nz, px, py3, pz);
+      let n = 0, s0 = 0, s1 = 0, s2 = 0;
+      if (full && ss === 2) {
+        // The default 2x2 with every sample inside, unrolled: most pixels of a frame. The same
+        // sums in the same order as the loop below, so both give the same bits.
+        const i0 = rowBase + 2 * x, i1 = i0 + width;
+        let z = iwPixel;
+        if (z > depth[i0]) { depth[i0] = z; hits[n++] = i0; s0 = w0; s1 = w1; s2 = w2; }
+        z += dzx;
+        if (z > depth[i0 + 1]) {
+          depth[i0 + 1] = z;
+          if (n === 0) { s0 = w0 + sx0; s1 = w1 + sx1; s2 = w2 + sx2; }
+          hits[n++] = i0 + 1;
         }
+        z = iwPixel + dzy;
+        if (z > depth[i1]) {
+          depth[i1] = z;
+          if (n === 0) { s0 = w0 + sy0; s1 = w1 + sy1; s2 = w2 + sy2; }
+          hits[n++] = i1;
+        }
+        z += dzx;
+        if (z > depth[i1 + 1]) {
+          depth[i1 + 1] = z;
+          if (n === 0) { s0 = w0 + sy0 + sx0; s1 = w1 + sy1 + sx1; s2 = w2 + sy2 + sx2; }
+          hits[n++] = i1 + 1;
+        }
+      } else {
+        for (let j = 0; j < ss; j++) {
+          let idx = rowBase + j * width + x * ss;
+          let u0 = w0 + sy0 * j, u1 = w1 + sy1 * j, u2 = w2 + sy2 * j;
+          let iw = iwPixel + dzy * j;
+          for (let i = 0; i < ss; i++, idx++, u0 += sx0, u1 += sx1, u2 += sx2, iw += dzx) {
+            if (!full && (u0 < t0 || u1 < t1 || u2 < t2)) continue;
+            if (!(iw > depth[idx])) continue;
+            depth[idx] = iw;
+            if (n === 0) { s0 = u0; s1 = u1; s2 = u2; }
+            hits[n++] = idx;
+          }
+        }
+      }
+      if (n === 0) continue;
+      const idx = hits[0];
+      // Perspective-correct barycentrics.
+      const e0 = s0 * q0, e1 = s1 * q1, e2 = s2 * q2;
+      const k = 1 / (e0 + e1 + e2);
+      const b0 = e0 * k, b1 = e1 * k, b2 = e2 * k;
+      let nx = b0 * nAx + b1 * nBx + b2 * nCx;
+      let ny = b0 * nAy + b1 * nBy + b2 * nCy;
+      let nz = b0 * nAz + b1 * nBz + b2 * nCz;
+      const n2 = nx * nx + ny * ny + nz * nz;
+      if (n2 > 1e-24) {
+        const inv = 1 / Math.sqrt(n2);
+        nx *= inv; ny *= inv; nz *= inv;
+      } else {
+        nx = fnx; ny = fny; nz = fnz;
+      }
+      const px = b0 * pAx + b1 * pBx + b2 * pCx;
+      const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
+      const pz = b0 * pAz + b1 * pBz + b2 * pCz;
+      if (tex !== null) texel(st, tex, b0 * uA + b1 * uB + b2 * uC, b0 * vA + b1 * vB + b2 * vC);
+      if (vao) {
+        AO[0] = b0 * v[a + 11] + b1 * v[b + 11] + b2 * v[c + 11];
+        AO[1] = b0 * v[a + 12] + b1 * v[b + 12] + b2 * v[c + 12];
+        AO[2] = b0 * v[a + 13] + b1 * v[b + 13] + b2 * v[c + 13];
+        AO[3] = b0 * v[a + 14] + b1 * v[b + 14] + b2 * v[c + 14];
+      } else if (grid !== null) {
+        const bx = x >> 1, by = (y + top) >> 1, o = bx * 4;
+        if (aoTri[bx] === tri && aoRow[bx] === by) {
+          AO[0] = aoBlock[o]; AO[1] = aoBlock[o + 1]; AO[2] = aoBlock[o + 2]; AO[3] = aoBlock[o + 3];
+        } else {
+          aoAt(grid, px, py3, pz, nx, ny, nz, AO);
+          aoBlock[o] = AO[0]; aoBlock[o + 1] = AO[1]; aoBlock[o + 2] = AO[2]; aoBlock[o + 3] = AO[3];
+          aoTri[bx] = tri; aoRow[bx] = by;
+        }
+      }
+      shade(st, idx, nx, ny, nz, px, py3, pz);
+      for (let h = 1; h < n; h++) {
+        const o = hits[h] * 3, so = idx * 3;
+        color[o] = color[so]; color[o + 1] = color[so + 1]; color[o + 2] = color[so + 2];
       }
     }
   }
