@@ -19,13 +19,10 @@ const STRIDE = LIGHT_STRIDE;
 const DIRECTIONAL = LIGHT_DIRECTIONAL;
 const SPOT = LIGHT_SPOT;
 const shadowAt = shadowFactor;
-const PI = Math.PI;
 
-/** ACES fit (see color.ts), inlined here because it runs three times per sample. */
-function aces(x: number): number {
-  if (!(x > 0)) return 0;
-  const y = (x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14);
-  return y < 1 ? y : 1;
+/** Exposed radiance above which ACES gives 1 anyway (it reaches 1 at ~7.2); NaN and negatives give 0. */
+function exposed(x: number): number {
+  return x > 0 ? (x < 64 ? x : 64) : 0;
 }
 
 /** Shades sample `si` (world position p, unit normal n facing the viewer's side) into st.color. */
@@ -35,8 +32,8 @@ export function shadeSample(st: RasterState, si: number, nx: number, ny: number,
   let vx = S[0] - px, vy = S[1] - py, vz = S[2] - pz;
   const vl = 1 / Math.sqrt(vx * vx + vy * vy + vz * vz + 1e-30);
   vx *= vl; vy *= vl; vz *= vl;
-  let ndv = nx * vx + ny * vy + nz * vz;
-  if (ndv < 1e-4) ndv = 1e-4;
+  const ndvRaw = nx * vx + ny * vy + nz * vz;
+  const ndv = ndvRaw < 1e-4 ? 1e-4 : ndvRaw;
   const dr = P[12], dg = P[13], db = P[14];
   const f0r = P[9], f0g = P[10], f0b = P[11];
   const rough = P[15], alpha = P[4];
@@ -100,24 +97,31 @@ export function shadeSample(st: RasterState, si: number, nx: number, ny: number,
       att *= shadowAt(map, px, py, pz, nx, ny, nz);
       if (att <= 0) continue;
     }
-    // Half vector and the GGX lobe.
-    let hx = lx + vx, hy = ly + vy, hz = lz + vz;
-    const hl = 1 / Math.sqrt(hx * hx + hy * hy + hz * hz + 1e-30);
-    hx *= hl; hy *= hl; hz *= hl;
-    const ndh = nx * hx + ny * hy + nz * hz;
-    const vdh = vx * hx + vy * hy + vz * hz;
-    const dd = ndh * ndh * (a2 - 1) + 1;
-    const D = a2 / (PI * dd * dd);
-    const vis = 1 / (4 * (ndl * (1 - kv) + kv) * visV);
-    const fh = 1 - (vdh > 0 ? vdh : 0), fh5 = fh * fh * fh * fh * fh;
-    const spec = PI * D * vis;
+    // The GGX lobe, with the half vector h = (l + v) / |l + v| never formed: |l + v|^2 = 2 + 2 l.v,
+    // so (n.h)^2 = (n.l + n.v)^2 / |l + v|^2 and v.h = |l + v| / 2. One square root and one division
+    // (pi x D x vis as one fraction) instead of a reciprocal square root and three divisions: this
+    // runs per pixel and light, and divisions were most of its time.
+    const h2 = 2 + 2 * (lx * vx + ly * vy + lz * vz);
+    const nlv = ndl + ndvRaw;
+    let ndh2 = (nlv * nlv) / (h2 + 1e-30);
+    if (ndh2 > 1) ndh2 = 1;
+    const dd = ndh2 * (a2 - 1) + 1;
+    const fh = 1 - 0.5 * Math.sqrt(h2 > 0 ? h2 : 0), fh5 = fh * fh * fh * fh * fh;
+    // pi x D x vis = pi x a2 / (pi dd^2) x 1 / (4 (n.l (1 - k) + k) vis_v).
+    const spec = a2 / (4 * dd * dd * (ndl * (1 - kv) + kv) * visV);
     const e = ndl * att;
     cr += e * L[o + 4] * (dr + spec * (f0r + (1 - f0r) * fh5));
     cg += e * L[o + 5] * (dg + spec * (f0g + (1 - f0g) * fh5));
     cb += e * L[o + 6] * (db + spec * (f0b + (1 - f0b) * fh5));
   }
+  // ACES (color.ts toneMap) on the three channels with one division: y = N / D per channel, and
+  // 1 / (Dr Dg Db) shared (each D is 0.14..~10^4 for inputs clamped to 0..64, so no overflow).
   const ex = S[3], c = st.color, o3 = si * 3;
-  c[o3] = aces(cr * ex);
-  c[o3 + 1] = aces(cg * ex);
-  c[o3 + 2] = aces(cb * ex);
+  const xr = exposed(cr * ex), xg = exposed(cg * ex), xb = exposed(cb * ex);
+  const Dr = xr * (2.43 * xr + 0.59) + 0.14, Dg = xg * (2.43 * xg + 0.59) + 0.14, Db = xb * (2.43 * xb + 0.59) + 0.14;
+  const inv = 1 / (Dr * Dg * Db);
+  const yr = xr * (2.51 * xr + 0.03) * Dg * Db * inv, yg = xg * (2.51 * xg + 0.03) * Dr * Db * inv, yb = xb * (2.51 * xb + 0.03) * Dr * Dg * inv;
+  c[o3] = yr < 1 ? yr : 1;
+  c[o3 + 1] = yg < 1 ? yg : 1;
+  c[o3 + 2] = yb < 1 ? yb : 1;
 }
