@@ -36,6 +36,20 @@ describe("PNG in parts", () => {
     expect(Buffer.compare(png.data, Buffer.from(data.buffer))).toBe(0);
   });
 
+  it.each([[1], [3]])("writes an opaque image as RGB from %i part(s), decoding to the same pixels", (n) => {
+    const [w, h] = [301, 97];
+    const data = image(w, h);
+    const cuts = Array.from({ length: n + 1 }, (_, k) => Math.round((k * h) / n));
+    const rgb = assemblePng(w, h, cuts.slice(0, -1).map((top, k) => encodePngPart(data, w, top, cuts[k + 1] - top, k === n - 1, true)));
+    expect(rgb[25]).toBe(2); // IHDR colour type: RGB
+    const png = PNG.sync.read(rgb);
+    expect(Buffer.compare(png.data, Buffer.from(data.buffer))).toBe(0);
+    const rgba = assemblePng(w, h, [encodePngPart(data, w, 0, h, true)]);
+    expect(rgb.length).toBeLessThan(rgba.length);
+    // Parts of both kinds cannot make one image.
+    expect(() => assemblePng(w, h, [encodePngPart(data, w, 0, 40, false, true), encodePngPart(data, w, 40, h - 40, true)])).toThrow(/mix/);
+  });
+
   it("is refused by a decoder when a part is left out (the checksum covers the whole)", () => {
     const data = image(64, 64);
     const a = encodePngPart(data, 64, 0, 32, false), b = encodePngPart(data, 64, 32, 32, true);

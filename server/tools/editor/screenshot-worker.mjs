@@ -75,15 +75,15 @@ function shadowShare(buffers, sync, even) {
 
 if (workerData?.role === "band") {
   const port = workerData.port;
-  port.on("message", ({ id, input, frame, counter, bandRows, shadows, sync, encode }) => {
+  port.on("message", ({ id, input, frame, frameBytes, counter, bandRows, shadows, sync, encode }) => {
     try {
       if (encode) {
         const { width, top, rows } = encode;
-        port.postMessage({ id, part: encodePngPart(new Uint8Array(frame), width, top, rows, true) });
+        port.postMessage({ id, part: encodePngPart(new Uint8Array(frame, 0, frameBytes), width, top, rows, true, true) });
         return;
       }
       const plan = planFrame(input, shadowShare(shadows, new Int32Array(sync), false));
-      drawBands(plan, new Uint8ClampedArray(frame), new Int32Array(counter), bandRows);
+      drawBands(plan, new Uint8ClampedArray(frame, 0, frameBytes), new Int32Array(counter), bandRows);
       port.postMessage({ id });
     } catch (e) {
       port.postMessage({ id, error: errorOf(e) });
@@ -103,10 +103,14 @@ if (workerData?.role === "band") {
 
   /** Shared shadow map buffers by slot, kept from frame to frame (fresh memory costs a page fault per 4 KiB). */
   const shadowBuffers = [];
+  /** The shared RGBA frame, kept the same way (every frame overwrites all of its pixels; at most ~67 MB, for 4096x4096). */
+  let frameBuffer = new SharedArrayBuffer(0);
 
   /** The frame drawn by this thread and the band thread together. */
   async function renderShared(id, input) {
-    const frame = new Uint8ClampedArray(new SharedArrayBuffer(input.width * input.height * 4));
+    const frameBytes = input.width * input.height * 4;
+    if (frameBuffer.byteLength < frameBytes) frameBuffer = new SharedArrayBuffer(frameBytes);
+    const frame = new Uint8ClampedArray(frameBuffer, 0, frameBytes);
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const sync = new Int32Array(new SharedArrayBuffer(4));
     const lights = Array.isArray(input.lights) ? input.lights.length : 0;
@@ -115,7 +119,7 @@ if (workerData?.role === "band") {
     const shadows = shared ? shadowBuffers : undefined;
     const bandRows = bandRowsFor(input);
     // Asked first: both threads plan the frame (shadow maps) at the same time.
-    const helped = ask(id, { input, frame: frame.buffer, counter: counter.buffer, bandRows, shadows, sync: sync.buffer });
+    const helped = ask(id, { input, frame: frameBuffer, frameBytes, counter: counter.buffer, bandRows, shadows, sync: sync.buffer });
     try {
       const plan = planFrame(input, shadowShare(shadows, sync, true));
       drawBands(plan, frame, counter, bandRows);
@@ -127,10 +131,11 @@ if (workerData?.role === "band") {
     drawFrameLabels({ width, height, data: frame }, input);
     // Then each thread compresses half of it.
     const mid = height >> 1;
-    const bottom = ask(id, { frame: frame.buffer, encode: { width, top: mid, rows: height - mid } });
+    // Opaque: a render's alpha is always 255, so the PNG is RGB.
+    const bottom = ask(id, { frame: frameBuffer, frameBytes, encode: { width, top: mid, rows: height - mid } });
     let top;
     try {
-      top = encodePngPart(frame, width, 0, mid, false);
+      top = encodePngPart(frame, width, 0, mid, false, true);
     } finally {
       await bottom.catch(() => {});
     }
@@ -150,7 +155,7 @@ if (workerData?.role === "band") {
         const { width, height } = input;
         const split = band && Number.isInteger(width) && Number.isInteger(height) && width <= 8192 && height <= 8192 && width * height >= SPLIT_MIN_PIXELS;
         // Encoded here, not on the event loop: compressing a 1080p frame takes ~100 ms.
-        const png = split ? await renderShared(id, input) : assemblePng(width, height, [encodePngPart(renderScene(input).data, width, 0, height, true)]);
+        const png = split ? await renderShared(id, input) : assemblePng(width, height, [encodePngPart(renderScene(input).data, width, 0, height, true, true)]);
         const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
         parentPort.postMessage({ id, out: { width, height, png: bytes } });
       } catch (e) {
