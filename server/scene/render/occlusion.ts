@@ -289,16 +289,16 @@ export function ambientVisibility(occ: Float64Array, px: number, py: number, pz:
 const BOUNCE = new Float64Array(3);
 
 /**
- * The occlusion at point p with unit normal n through the grid into out: [visibility, bounce rgb]
+ * The occlusion at the point at = [px, py, pz, nx, ny, nz] (unit normal) through the grid into out: [visibility, bounce rgb]
  * (1, 0, 0, 0 where no sphere reaches).
  */
-export function occlusionAt(g: Occluders, px: number, py: number, pz: number, nx: number, ny: number, nz: number, out: Float64Array): void {
-  const cell = occludersAt(g, px, py, pz);
+export function occlusionAt(g: Occluders, at: Float64Array, out: Float64Array): void {
+  const cell = occludersAt(g, at[0], at[1], at[2]);
   if (cell.length === 0) {
     out[0] = 1; out[1] = 0; out[2] = 0; out[3] = 0;
     return;
   }
-  out[0] = ambientVisibility(cell, px, py, pz, nx, ny, nz, BOUNCE);
+  out[0] = ambientVisibility(cell, at[0], at[1], at[2], at[3], at[4], at[5], BOUNCE);
   out[1] = BOUNCE[0]; out[2] = BOUNCE[1]; out[3] = BOUNCE[2];
 }
 

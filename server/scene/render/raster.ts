@@ -52,6 +52,13 @@ export class RasterState {
    * ([visibility, bounce rgb]) and shading uses that instead of the occluders.
    */
   vertexAo = false;
+  /**
+   * The surface point being shaded: [px, py, pz, nx, ny, nz, u, v] (world position, unit normal,
+   * texture coordinates when the mesh has a texture). Handed
+   * over in this array, not as arguments: V8 passes doubles to a function it has not inlined as
+   * heap-allocated numbers, and shading, its shadow lookups and its occlusion are calls per pixel.
+   */
+  readonly at = new Float64Array(8);
   /** The shaded pixel's occlusion, [visibility, bounce rgb], when the mesh has occluders. */
   readonly ao = new Float64Array(4);
   /**
@@ -206,7 +213,7 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
   if (tex !== null) {
     uA = v[a + 9]; vA = v[a + 10]; uB = v[b + 9]; vB = v[b + 10]; uC = v[c + 9]; vC = v[c + 10];
   }
-  const vao = st.vertexAo, AO = st.ao, grid = st.occluders;
+  const vao = st.vertexAo, AO = st.ao, grid = st.occluders, AT = st.at;
   const tri = (st.tri = (st.tri + 1) | 0), aoRow = st.aoRow, aoTri = st.aoTri, aoBlock = st.aoBlock, top = st.top;
 
   for (let y = pminY; y <= pmaxY; y++, r0 += py0s, r1 += py1s, r2 += py2s) {
@@ -291,7 +298,10 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
       const px = b0 * pAx + b1 * pBx + b2 * pCx;
       const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
       const pz = b0 * pAz + b1 * pBz + b2 * pCz;
-      if (tex !== null) texel(st, tex, b0 * uA + b1 * uB + b2 * uC, b0 * vA + b1 * vB + b2 * vC);
+      if (tex !== null) {
+        AT[6] = b0 * uA + b1 * uB + b2 * uC; AT[7] = b0 * vA + b1 * vB + b2 * vC;
+        texel(st, tex);
+      }
       if (vao) {
         AO[0] = b0 * v[a + 11] + b1 * v[b + 11] + b2 * v[c + 11];
         AO[1] = b0 * v[a + 12] + b1 * v[b + 12] + b2 * v[c + 12];
@@ -302,12 +312,14 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
         if (aoTri[bx] === tri && aoRow[bx] === by) {
           AO[0] = aoBlock[o]; AO[1] = aoBlock[o + 1]; AO[2] = aoBlock[o + 2]; AO[3] = aoBlock[o + 3];
         } else {
-          aoAt(grid, px, py3, pz, nx, ny, nz, AO);
+          AT[0] = px; AT[1] = py3; AT[2] = pz; AT[3] = nx; AT[4] = ny; AT[5] = nz;
+          aoAt(grid, AT, AO);
           aoBlock[o] = AO[0]; aoBlock[o + 1] = AO[1]; aoBlock[o + 2] = AO[2]; aoBlock[o + 3] = AO[3];
           aoTri[bx] = tri; aoRow[bx] = by;
         }
       }
-      shade(st, idx, nx, ny, nz, px, py3, pz);
+      AT[0] = px; AT[1] = py3; AT[2] = pz; AT[3] = nx; AT[4] = ny; AT[5] = nz;
+      shade(st, idx);
       for (let h = 1; h < n; h++) {
         const o = hits[h] * 3, so = idx * 3;
         color[o] = color[so]; color[o + 1] = color[so + 1]; color[o + 2] = color[so + 2];

@@ -25,9 +25,10 @@ function exposed(x: number): number {
   return x > 0 ? (x < 64 ? x : 64) : 0;
 }
 
-/** Shades sample `si` (world position p, unit normal n facing the viewer's side) into st.color. */
-export function shadeSample(st: RasterState, si: number, nx: number, ny: number, nz: number, px: number, py: number, pz: number): void {
-  const P = st.params, S = st.scene, sky = st.sky;
+/** Shades sample `si` at st.at (world position p, unit normal n facing the viewer's side) into st.color. */
+export function shadeSample(st: RasterState, si: number): void {
+  const P = st.params, S = st.scene, sky = st.sky, AT = st.at;
+  const px = AT[0], py = AT[1], pz = AT[2], nx = AT[3], ny = AT[4], nz = AT[5];
   // View vector.
   let vx = S[0] - px, vy = S[1] - py, vz = S[2] - pz;
   const vl = 1 / Math.sqrt(vx * vx + vy * vy + vz * vz + 1e-30);
@@ -94,7 +95,7 @@ export function shadeSample(st: RasterState, si: number, nx: number, ny: number,
     if (ndl <= 0) continue;
     const map = maps[li];
     if (map !== null) {
-      att *= shadowAt(map, px, py, pz, nx, ny, nz);
+      att *= shadowAt(map, AT);
       if (att <= 0) continue;
     }
     // The GGX lobe, with the half vector h = (l + v) / |l + v| never formed: |l + v|^2 = 2 + 2 l.v,

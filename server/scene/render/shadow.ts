@@ -336,7 +336,8 @@ function depthTriangle(map: ShadowMap, y0: number, y1: number, xa: number, ya: n
  * Fraction of light reaching world point p with unit normal n (1 = lit, 0 = fully shadowed).
  * Points outside the map are lit.
  */
-export function shadowFactor(first: ShadowMap, px: number, py: number, pz: number, nx: number, ny: number, nz: number): number {
+export function shadowFactor(first: ShadowMap, at: Float64Array): number {
+  const px = at[0], py = at[1], pz = at[2], nx = at[3], ny = at[4], nz = at[5];
   let map = first;
   let keep = 1; // how much of the shadow survives the distance fade
   const V = first.view;

@@ -67,10 +67,11 @@ function pair(p: [number, number] | undefined, fallback: number): [number, numbe
 const LUT = SRGB_TO_LINEAR;
 
 /**
- * Samples the texture at (u, v) and makes base = factor × texel the material for the sample about
+ * Samples the texture at (u, v) = st.at[6..7] and makes base = factor × texel the material for the sample about
  * to be shaded (diffuse and F0 in st.params, as setMaterial derives them).
  */
-export function textureBase(st: RasterState, tex: TextureMap, u: number, v: number): void {
+export function textureBase(st: RasterState, tex: TextureMap): void {
+  const u = st.at[6], v = st.at[7];
   const W = tex.width, H = tex.height, d = tex.data;
   // Repeat: keep the fraction (a NaN or a rounding up to 1 becomes 0), then texel centres at +0.5.
   let fu = u - Math.floor(u), fv = v - Math.floor(v);
