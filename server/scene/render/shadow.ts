@@ -216,6 +216,8 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
 // Scratch for one triangle clipped by the spot map's near plane (up to 4 vertices x (u, v, w)).
 const POLY = new Float64Array(4 * 3);
 const TRI_IN = new Float64Array(3 * 3);
+/** The mesh's vertices in the map's space, kept from mesh to mesh (grown on demand; the whole of it is rewritten per mesh). */
+let vertexScratch = new Float64Array(0);
 
 /** Draws the mesh's depth into texel rows y0 .. y1 - 1 of the map. */
 function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): void {
@@ -223,7 +225,8 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
   if (!pos || !idx) return;
   const nv = Math.floor(pos.length / 3);
   const m = map.m;
-  const tv = new Float64Array(nv * 3);
+  if (vertexScratch.length < nv * 3) vertexScratch = new Float64Array(nv * 3);
+  const tv = vertexScratch;
   let nearest = Infinity;
   for (let i = 0, p = 0; i < nv; i++, p += 3) {
     const x = pos[p], y = pos[p + 1], z = pos[p + 2];
@@ -252,7 +255,7 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
       if (!(toward > 0)) continue;
     }
     if (!map.perspective) {
-      depthTriangle(map, y0, y1, tv[a * 3], tv[a * 3 + 1], tv[a * 3 + 2], tv[b * 3], tv[b * 3 + 1], tv[b * 3 + 2], tv[c * 3], tv[c * 3 + 1], tv[c * 3 + 2]);
+      depthTriangle(map, y0, y1, tv, a * 3, b * 3, c * 3);
       continue;
     }
     const wa = tv[a * 3 + 2], wb = tv[b * 3 + 2], wc = tv[c * 3 + 2];
@@ -265,7 +268,7 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
     // Perspective divide; depth stays W (metres), interpolated as 1/W inside depthTriangle.
     for (let k = 0; k < n; k++) { POLY[k * 3] /= POLY[k * 3 + 2]; POLY[k * 3 + 1] /= POLY[k * 3 + 2]; }
     for (let k = 1; k + 1 < n; k++) {
-      depthTriangle(map, y0, y1, POLY[0], POLY[1], POLY[2], POLY[k * 3], POLY[k * 3 + 1], POLY[k * 3 + 2], POLY[k * 3 + 3], POLY[k * 3 + 4], POLY[k * 3 + 5]);
+      depthTriangle(map, y0, y1, POLY, 0, k * 3, k * 3 + 3);
     }
   }
 }
@@ -286,8 +289,13 @@ function clipNear(src: Float64Array, dst: Float64Array): number {
   return n;
 }
 
-/** Depth-only rasterization at texel centres of rows y0 .. y1 - 1; perspective maps interpolate 1/W (exact), orthographic ones W. */
-function depthTriangle(map: ShadowMap, y0: number, y1: number, xa: number, ya: number, za: number, xb: number, yb: number, zb: number, xc: number, yc: number, zc: number): void {
+/**
+ * Depth-only rasterization at texel centres of rows y0 .. y1 - 1 of the triangle whose (x, y, depth)
+ * vertices start at offsets a, b, c of `v` (offsets, not the nine values: V8 would box each double
+ * argument); perspective maps interpolate 1/W (exact), orthographic ones W.
+ */
+function depthTriangle(map: ShadowMap, y0: number, y1: number, v: Float64Array, a: number, b: number, c: number): void {
+  const xa = v[a], ya = v[a + 1], za = v[a + 2], xb = v[b], yb = v[b + 1], zb = v[b + 2], xc = v[c], yc = v[c + 1], zc = v[c + 2];
   const size = map.size;
   const minX = Math.max(0, Math.ceil(Math.min(xa, xb, xc) - 0.5));
   const maxX = Math.min(size - 1, Math.floor(Math.max(xa, xb, xc) - 0.5));
