@@ -96,12 +96,12 @@ describe("closed primitives in shadow maps", () => {
         ["create_light", { name: "Inside", type: "Spot", position: { x: 0, y: 0.5, z: 0 }, rotation: { x: 90, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 120 }],
         // Within the spot map's near distance (5 cm) of the sphere's top: its near faces are clipped.
         ["create_light", { name: "Touching", type: "Spot", position: { x: 1.5, y: 1.33, z: 0.3 }, rotation: { x: 90, y: 0, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 20, spot_angle: 120 }],
-        // Mirrored: its faces wind inwards, so it must not be marked closed.
+        // Mirrored: its triangles are wound back outwards (render-view.ts), so it is closed too.
         ["create_gameobject", { name: "M", type: "Cube", position: { x: 3, y: 0.5, z: 1 }, scale: { x: -1, y: 1, z: 1 } }],
       ];
       for (const [tool, params] of calls) applyChanges(state, applyOperation(state, { tool, app, params } as never).changes);
       const input = buildRenderInput(state, app, 320, 180);
-      expect(input.meshes.filter((m) => m.closed).length).toBe(3);
+      expect(input.meshes.filter((m) => m.closed).length).toBe(4);
       const view = setupView(input.camera, 640, 360);
       const maps = (meshes: RenderMesh[]) =>
         buildShadowMaps(packLights(input.lights), meshes, view).flatMap((first) => {
@@ -118,5 +118,32 @@ describe("closed primitives in shadow maps", () => {
       culled.forEach((depth, k) => expect(Buffer.from(depth.buffer).equals(Buffer.from(all[k].buffer))).toBe(true));
       expect(culled.filter((depth) => depth.some((d) => d !== Infinity)).length).toBeGreaterThanOrEqual(app === "unity" ? 6 : 1);
     }
+  });
+});
+
+describe("mirrored objects", () => {
+  // Invariant: an object mirrored by a negative scale is shaded as its mirror image, not inside out
+  // (its triangles' winding is reversed with the transform).
+  it("shades a cube scaled -1 on x as the same cube unmirrored", () => {
+    const frame = (scaleX: number) => {
+      const state = initialState();
+      const calls: [string, Record<string, unknown>][] = [
+        ["create_scene", { name: "Mirror" }],
+        ["create_gameobject", { name: "C", type: "Cube", position: { x: 0, y: 0.5, z: 0 }, scale: { x: scaleX, y: 1, z: 1 } }],
+        ["set_camera", { position: { x: 1.5, y: 2, z: -3 }, rotation: { x: 25, y: -25, z: 0 } }],
+        ["create_light", { name: "Sun", type: "Directional", rotation: { x: 40, y: -30, z: 0 }, color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 10, spot_angle: 30 }],
+      ];
+      for (const [tool, params] of calls) applyChanges(state, applyOperation(state, { tool, app: "unity", params } as never).changes);
+      return renderScene({ ...buildRenderInput(state, "unity", 160, 120), dither: false }).data;
+    };
+    const plain = frame(1), mirrored = frame(-1);
+    let cube = 0, off = 0;
+    for (let i = 0; i < plain.length; i += 4) {
+      const d = Math.max(Math.abs(plain[i] - mirrored[i]), Math.abs(plain[i + 1] - mirrored[i + 1]), Math.abs(plain[i + 2] - mirrored[i + 2]));
+      if (d > 6) off++;
+      if (Math.abs(plain[i] - plain[i + 2]) < 30 && plain[i] > 60) cube++;
+    }
+    expect(cube).toBeGreaterThan(1000); // the cube is in view
+    expect(off).toBeLessThan(plain.length / 4 / 200);
   });
 });

@@ -17,6 +17,20 @@ function determinant3(m: Mat4): number {
   return m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
 }
 
+/**
+ * The triangles wound the other way round. A mirroring transform (negative determinant, e.g. a
+ * scale of -1) turns counter-clockwise faces clockwise, so the renderer would take the outside of
+ * a mirrored object for its inside and shade it with inward normals; glTF defines the winding of
+ * such a node's triangles as clockwise for the same reason.
+ */
+function reversedWinding(indices: Uint32Array): Uint32Array {
+  const out = new Uint32Array(indices.length);
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    out[t] = indices[t]; out[t + 1] = indices[t + 2]; out[t + 2] = indices[t + 1];
+  }
+  return out;
+}
+
 /** Geometry of a mesh object: its primitive, or its imported mesh record. */
 export function objectMesh(state: SceneState, o: ObjectRecord): MeshData | null {
   if (o.primitive) return primitiveMesh(o.app, o.primitive);
@@ -109,10 +123,11 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
       const mesh = objectMesh(state, o);
       if (!mesh) continue;
       const placed = worldMesh(mesh, world);
+      const mirrored = determinant3(worlds.get(o.name)!) < 0;
       // One mesh per material slot (an imported mesh's groups), sharing the vertices; an empty slot
       // is drawn in the default colour, as an editor shows faces without a material.
       const object = meshes.length;
-      for (const part of materialParts(state, o, mesh.indices)) {
+      for (const part of materialParts(state, o, mirrored ? reversedWinding(mesh.indices) : mesh.indices)) {
         const material = part.material ? (state.get(ids.material(app, part.material)) as MaterialRecord | undefined) : undefined;
         const c = material?.color;
         const texture = baseColorTexture(state, o, material);
@@ -121,8 +136,8 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
           color: c ? [c.r, c.g, c.b, c.a] : DEFAULT_COLOR, metallic: material?.metallic, roughness: material?.roughness,
           ...(texture ? { texture } : {}),
           // A primitive's solids are closed (one part: they have no slots); a plane is a sheet. A
-          // mirrored one (negative scale) has its faces wound inwards, so it is not marked.
-          ...(o.primitive && o.primitive !== "Plane" && determinant3(worlds.get(o.name)!) > 0 ? { closed: true } : {}),
+          // mirrored one is too, once its winding is reversed above (a flat one, determinant 0, is not).
+          ...(o.primitive && o.primitive !== "Plane" && determinant3(worlds.get(o.name)!) !== 0 ? { closed: true } : {}),
         });
       }
       labels.push({ text: o.name, position: labelPosition(placed, origin) });

@@ -50,7 +50,7 @@ describe("rendering in bands", () => {
     const meshes: RenderMesh[] = [];
     for (let i = 0; i < 30; i++) meshes.push(uvSphere([(i % 6) - 2.5, 0.5 + Math.floor(i / 6) * 0.7, -2], 0.4, 12, 8, [0.8, 0.3 + i * 0.02, 0.2, 1]));
     meshes.push({ positions: new Float32Array([-30, -0.5, 30, 30, -0.5, 30, 30, -0.5, -30, -30, -0.5, -30]), indices: new Uint32Array([0, 1, 2, 0, 2, 3]), color: [0.5, 0.5, 0.5, 1] });
-    meshes.push({ positions: new Float32Array([NaN, 0, 0, 1, NaN, 0, 0, 1, NaN]), indices: new Uint32Array([0, 1, 2]) });
+    meshes.push({ positions: new Float32Array([NaN, 0, 0, 1, NaN, 0, 0, 1, NaN]), indices: new Uint32Array([0, 1, 2]), color: [1, 1, 1, 1] });
     const input: RenderInput = {
       width: 240, height: 160, camera: lookAt([0, 2, 4], [0, 1.2, -2], 50), meshes,
       lights: [{ type: "directional", direction: [-0.3, -1, -0.4], color: [1, 1, 1], intensity: 1.2 }],
