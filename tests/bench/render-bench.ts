@@ -74,8 +74,21 @@ async function measureShot(name: string, input: RenderInput, target?: number): P
   console.log(`${name.padEnd(58)} wall ${w.toFixed(0).padStart(6)} ms${target ? `   target ${target} ms: ${w <= target ? "met" : "MISSED"}` : ""}`);
 }
 
+/**
+ * foundation-bench's take_screenshot scene without the HTTP round trip: 100 of Kiln's cubes and
+ * spheres in a wall, a sun, the default camera (most of the frame is sky and ground backdrop).
+ */
+function hundredPrimitives(): RenderInput {
+  const sun = { color: { r: 1, g: 1, b: 1, a: 1 }, intensity: 1, range: 10, spot_angle: 30 };
+  const calls: [string, Record<string, unknown>][] = [["create_scene", { name: "Hundred" }], ["create_light", { name: "Sun", type: "Directional", rotation: { x: 50, y: -30 }, ...sun }]];
+  for (let i = 0; i < 100; i++) calls.push(["create_gameobject", { name: `S${i}`, type: i % 2 ? "Sphere" : "Cube", position: { x: (i % 10) - 4.5, y: Math.floor(i / 10) * 0.8, z: 2 } }]);
+  return buildRenderInput(buildState(calls as Parameters<typeof buildState>[0]), "unity", 1920, 1080);
+}
+
 console.log(`\nAs take_screenshot draws them (worker threads: ${process.env.KILN_RENDER_THREADS ?? "default"}, PNG included):`);
 await measureShot("README scene 1280x720", readme);
+await measureShot("1920x1080, 100 Kiln cubes and spheres, sun (foundation-bench)", hundredPrimitives(), 300);
 await measureShot("1920x1080, 100 spheres (80k tris) + ground, sun + spot", crowd, 300);
+await measureShot("  same, sun only", { ...crowd, lights: [crowd.lights[0]] }, 300);
 await measureShot(`1280x720, one mesh of ${(big.indices.length / 3 / 1e6).toFixed(2)} M triangles`, { width: 1280, height: 720, camera: lookAt([0, 1, 3], [0, 0, 0], 50), meshes: [big], lights: crowd.lights }, 2000);
 await closeRenderWorkers();
