@@ -9,12 +9,21 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isKilnError } from "../../errors";
 import { runCodecTask } from "./codec-tasks";
-import { pipelineJob, poolStatus, POOL, runInWorker } from "./pool";
+import { pipelineJob, poolStatus, POOL, runInWorker, workerFailure } from "./pool";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiln-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("pipeline worker pool", () => {
+  it("names what a worker that ran out of memory was doing", () => {
+    const oom = () => Object.assign(new Error("Worker terminated due to reaching memory limit: JS heap out of memory"), { code: "ERR_WORKER_OUT_OF_MEMORY" });
+    expect(workerFailure(oom(), "prepareRecipe").message).toBe(`parsing the recipe needed more than the ${POOL.heapMb} MiB of memory a pipeline worker may use`);
+    expect(workerFailure(oom(), "decode").message).toMatch(/^decoding the file needed/);
+    expect(workerFailure(oom(), "encode").message).toMatch(/^encoding the file needed/);
+    // Other failures pass through as they are.
+    expect(workerFailure(new Error("bad magic"), "decode").message).toBe("bad magic");
+  });
+
   it("runs a task in a worker thread with the in-process result", async () => {
     const obj = path.join(dir, "a.obj");
     const text = "# mtllib not-this.mtl\nmtllib a.mtl  b.mtl\r\no A\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";

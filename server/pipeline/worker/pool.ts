@@ -80,11 +80,17 @@ export function warmPool(): void {
   if (POOL.threads > 0) pool();
 }
 
-/** A task's failure as the callers see it: a worker that ran out of memory is named as such. */
-function workerFailure(e: unknown): Error {
+/** What a task was doing, for its out-of-memory message. */
+const DOING: Record<string, string> = { decode: "decoding the file", encode: "encoding the file", scan: "reading the file", prepareRecipe: "parsing the recipe" };
+
+/**
+ * A task's failure as the callers see it: a worker that ran out of memory is named as such, with
+ * what it was doing (`task`: a codec task's kind or a named task's name).
+ */
+export function workerFailure(e: unknown, task: string): Error {
   const err = e instanceof Error ? e : new Error(String(e));
   if ((err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY" || /out of memory/i.test(err.message))
-    return new Error(`decoding needed more than the ${POOL.heapMb} MiB of memory a pipeline worker may use`);
+    return new Error(`${DOING[task] ?? task} needed more than the ${POOL.heapMb} MiB of memory a pipeline worker may use`);
   return err;
 }
 
@@ -97,7 +103,7 @@ export async function runInWorker<T extends CodecTask>(task: T): Promise<CodecOu
     const out = (await pool().run({ task: value, packed } satisfies PackedTask)) as PackedOutput;
     return (await unpackLongStringsInTurns(out.value, out.packed)) as CodecOutput<T>;
   } catch (e) {
-    throw workerFailure(e);
+    throw workerFailure(e, task.kind);
   }
 }
 
@@ -111,7 +117,7 @@ export async function runNamedTask<T>(name: string, input: unknown, inProcess: (
   try {
     return (await pool().run(input, { name })) as T;
   } catch (e) {
-    throw workerFailure(e);
+    throw workerFailure(e, name);
   }
 }
 
