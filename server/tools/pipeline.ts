@@ -88,6 +88,7 @@ export const getPipelineStatus = defineTool({
     total_transfers: z.number(),
     workers: z.object({
       jobs: z.number().describe("Imports and transfers under way."), max_jobs: z.number().describe("Beyond this many, calls answer 503 BUSY."),
+      recipe_jobs: z.number().describe("Big recipe texts being parsed on the same threads."), max_recipe_jobs: z.number().describe("Beyond this many parses, recipe calls answer 503 BUSY."),
       threads: z.number().describe("Worker threads running."), queued: z.number().describe("Decode/encode tasks waiting for a thread."),
     }),
   }),

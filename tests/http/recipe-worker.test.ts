@@ -76,7 +76,14 @@ describe("big recipes off the event loop", () => {
 
   it("answers 503 BUSY with Retry-After beyond the texts parsed at once, and all others in full", async () => {
     const texts = Array.from({ length: 10 }, (_, i) => bigRecipeYaml(`burst-${i}`, 1000));
-    const answers = await Promise.all(texts.map((yaml) => kiln.call("validate_recipe", { yaml })));
+    const burst = Promise.all(texts.map((yaml) => kiln.call("validate_recipe", { yaml })));
+    // Meanwhile get_pipeline_status counts the parses under way (they take ~100 ms each).
+    const during = (await kiln.ok("get_pipeline_status", {})).workers;
+    const answers = await burst;
+    expect(during).toMatchObject({ max_recipe_jobs: 4 });
+    expect(during.recipe_jobs).toBeGreaterThanOrEqual(1);
+    expect(during.recipe_jobs).toBeLessThanOrEqual(4);
+    expect((await kiln.ok("get_pipeline_status", {})).workers).toMatchObject({ recipe_jobs: 0, max_recipe_jobs: 4 });
     const busy = answers.filter((a) => a.status === 503);
     expect(busy.length).toBeGreaterThan(0);
     for (const a of busy) {

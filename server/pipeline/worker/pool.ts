@@ -153,8 +153,11 @@ export async function limitedJob<T>(kind: string, max: number, retryAfter: numbe
   }
 }
 
-/** Jobs under way and pool threads, for get_pipeline_status. */
-export function poolStatus(): { jobs: number; max_jobs: number; threads: number; queued: number } {
+/** Jobs under way (imports and transfers; recipe parses) and pool threads, for get_pipeline_status. */
+export function poolStatus(): { jobs: number; max_jobs: number; recipe_jobs: number; max_recipe_jobs: number; threads: number; queued: number } {
   const s = shared();
-  return { jobs: s.jobs, max_jobs: POOL.maxJobs, threads: s.pool?.threads.length ?? 0, queued: s.pool?.queueSize ?? 0 };
+  return {
+    jobs: s.jobs, max_jobs: POOL.maxJobs, recipe_jobs: s.counts?.get("recipe") ?? 0, max_recipe_jobs: POOL.recipeJobs,
+    threads: s.pool?.threads.length ?? 0, queued: s.pool?.queueSize ?? 0,
+  };
 }
