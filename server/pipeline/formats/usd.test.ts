@@ -133,4 +133,17 @@ def "A" ( customData = { string kilnName = "a\\"b"  dictionary nested = { int n 
     expect(a.properties.get("inputs:file")?.value).toBe("./tex ture.png");
     expect([...a.properties.get("v")!.timeSamples!]).toEqual([[0, [1, 2, 3]], [2.5, [4, 5, 6]]]);
   });
+
+  it("reads string escapes as USD does: \\x and octal bytes as UTF-8, triple quotes over lines", () => {
+    const layer = parseUsda(`#usda 1.0
+( doc = """two
+lines "quoted" inside""" )
+def "A" ( customData = { string a = "caf\\xc3\\xa9" string b = "\\303\\251t\\303\\251" string c = 'tab\\there\\x07\\0' string d = "bad \\xff end" } )
+{
+}
+`);
+    expect(layer.metadata.doc).toBe('two\nlines "quoted" inside');
+    expect(layer.prims[0].metadata.customData).toEqual({ a: "café", b: "été", c: "tab\there\x07\0", d: "bad \ufffd end" });
+    expect(() => parseUsda('#usda 1.0\ndef "A" ( customData = { string a = "\\xzz" } )\n{\n}\n')).toThrow(/bad \\x escape in a string at line 2/);
+  });
 });

@@ -61,6 +61,11 @@ const PUNCT = new Set(["(", ")", "[", "]", "{", "}", "=", ",", ":", ";", "<"]);
 const LIST_OPS = new Set(["prepend", "append", "add", "delete", "reorder"]);
 const QUALIFIERS = new Set(["custom", "uniform", "varying", "config"]);
 
+/** USD's one-letter string escapes; any other escaped character stands for itself (\\, \", \'). */
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v" };
+/** Escaped bytes are UTF-8 text; a malformed sequence becomes U+FFFD, never an error. */
+const UTF8 = new TextDecoder("utf-8");
+
 /** Parses USDA text; throws with a line number on anything outside the supported subset. */
 export function parseUsda(text: string): UsdLayer {
   if (!text.startsWith("#usda")) throw new Error("usda: missing #usda header");
@@ -118,21 +123,47 @@ export function parseUsda(text: string): UsdLayer {
     const v = Number(text.slice(start, pos));
     return Number.isNaN(v) ? fail(`bad number "${text.slice(start, pos)}"`) : v;
   };
+  /**
+   * A quoted string, '…', "…" or triple-quoted (which may span lines), with USD's C-style escapes.
+   * `\xNN` and octal `\NNN` are bytes, as in USD (TfEscapeString): consecutive ones are decoded
+   * together as UTF-8, so "caf\xc3\xa9" is "café", not "cafÃ©".
+   */
   const string = (): string => {
     skip();
-    const quote = text[pos++];
+    const q = text[pos];
+    const quote = text.startsWith(q + q + q, pos) ? q + q + q : q;
+    pos += quote.length;
     let out = "";
-    while (text[pos] !== quote) {
+    let bytes: number[] = [];
+    const flush = () => {
+      if (bytes.length) out += UTF8.decode(Uint8Array.from(bytes));
+      bytes = [];
+    };
+    while (!text.startsWith(quote, pos)) {
       if (pos >= text.length) fail("unterminated string");
-      if (text[pos] !== "\\") out += text[pos++];
-      else {
-        const e = text[++pos];
-        pos++;
-        if (e === "x") (out += String.fromCharCode(parseInt(text.slice(pos, pos + 2), 16))), (pos += 2);
-        else out += ({ n: "\n", t: "\t", r: "\r", "0": "\0" } as Record<string, string>)[e] ?? e;
+      if (text[pos] !== "\\") {
+        flush();
+        out += text[pos++];
+        continue;
+      }
+      const e = text[++pos];
+      pos++;
+      if (e === "x") {
+        const hex = /^[0-9a-fA-F]{1,2}/.exec(text.slice(pos, pos + 2));
+        if (!hex) fail("bad \\x escape in a string");
+        bytes.push(parseInt(hex![0], 16));
+        pos += hex![0].length;
+      } else if (e >= "0" && e <= "7") {
+        const oct = /^[0-7]{0,2}/.exec(text.slice(pos, pos + 2))![0];
+        bytes.push(parseInt(e + oct, 8) & 255);
+        pos += oct.length;
+      } else {
+        flush();
+        out += ESCAPES[e] ?? e;
       }
     }
-    pos++;
+    flush();
+    pos += quote.length;
     return out;
   };
   /** Fast path: `[` followed by numbers and tuples only, flattened. */
