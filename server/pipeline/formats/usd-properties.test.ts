@@ -140,6 +140,46 @@ def Xform "Holder"
     expect(dec.warnings).toContain('usd: custom property "bad" of node "Tri" dropped: its value is not JSON');
   });
 
+  it("reads Blender 4's userProperties:* attributes, beside customData's, leaving out Blender's own names", async () => {
+    const text = `#usda 1.0
+(
+    metersPerUnit = 1
+    upAxis = "Z"
+)
+def Xform "Crate"
+{
+    custom int userProperties:count = 3
+    custom float userProperties:weight = 0.5
+    custom string userProperties:label = "caf\\xc3\\xa9"
+    custom bool userProperties:solid = 1
+    custom float3 userProperties:offset = (1, 2, 3)
+    custom int[] userProperties:ids = [4, 5]
+    custom double userProperties:speed.timeSamples = { 2: 9, 1: 7 }
+    custom float userProperties:bad = nan
+    custom int userProperties:unset
+    custom string userProperties:blender:object_name = "Crate"
+    double3 xformOp:translate = (1, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+
+    def Mesh "Crate_001" (
+        customData = { dictionary userProperties = { string source = "data" } }
+    )
+    {
+        custom string userProperties:material_note = "rough"
+        int[] faceVertexCounts = [3]
+        int[] faceVertexIndices = [0, 1, 2]
+        point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]
+    }
+}
+`;
+    const dec = await read(text);
+    expect(dec.scene.nodes[0].extras).toEqual({ count: 3, weight: 0.5, label: "café", solid: true, offset: [1, 2, 3], ids: [4, 5], speed: 7 });
+    // The Mesh prim under the Xform is the node's mesh: its properties, both kinds, are the mesh's.
+    expect(dec.scene.nodes).toHaveLength(1);
+    expect(dec.scene.meshes[0].extras).toEqual({ material_note: "rough", source: "data" });
+    expect(dec.warnings).toContain('usd: custom property "bad" of node "Crate" dropped: its value is not JSON');
+  });
+
   it("keeps joints' properties on their Skeleton, by joint path", async () => {
     const s = scene();
     const node = (name: string, parent: number | null, extra?: InterchangeExtras) => ({ name, parent, translation: [0, 1, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number], ...(extra ? { extras: extra } : {}) });

@@ -9,7 +9,7 @@
  * the round trip is lossless as JSON. Keys that are not identifiers are quoted (USD's grammar
  * allows a string as a dictionary key).
  */
-import { dictType, isDict, type UsdValue } from "./usda-parse";
+import { dictType, isDict, type UsdPrim, type UsdValue } from "./usda-parse";
 import { usdString } from "./usd";
 import type { InterchangeExtras } from "./interchange";
 import { budget, jsonDepth, LIMITS } from "./limits";
@@ -100,4 +100,43 @@ export function readUserProperties(holder: UsdValue | undefined, name: string, w
   };
   const extras = json(holder[name], "dictionary", 0, name);
   return isObject(extras) && Object.keys(extras).length ? extras : undefined;
+}
+
+/** The attribute namespace Blender 4's USD exporter writes custom properties in. */
+const ATTRIBUTE_NAMESPACE = "userProperties:";
+
+/**
+ * Custom properties written as attributes, one per property, `custom int userProperties:count = 3`
+ * (what Blender 4's USD exporter writes, where Kiln writes customData): the name after the
+ * namespace, the default value (or the earliest time sample), `bool` as true/false, tuples and
+ * arrays of numbers as lists. `userProperties:blender:*` hold Blender's own object and data names,
+ * not user data, and are left out; values JSON cannot hold are dropped with a warning.
+ */
+export function readPropertyAttributes(prim: UsdPrim, what: string, warn: (m: string) => void): InterchangeExtras | undefined {
+  const out: [string, unknown][] = [];
+  for (const [name, prop] of prim.properties) {
+    if (!name.startsWith(ATTRIBUTE_NAMESPACE) || prop.type === "rel") continue;
+    const key = name.slice(ATTRIBUTE_NAMESPACE.length);
+    if (!key || key.startsWith("blender:")) continue;
+    let v = prop.value;
+    if (v === undefined && prop.timeSamples?.size) v = prop.timeSamples.get(Math.min(...prop.timeSamples.keys()));
+    if (v === undefined) continue; // declared without a value
+    const bool = prop.type === "bool" || prop.type === "bool[]";
+    const plain = (x: UsdValue | undefined): unknown => {
+      if (typeof x === "number") return Number.isFinite(x) ? (bool ? x !== 0 : x) : undefined;
+      if (typeof x === "string" || typeof x === "boolean") return x;
+      if (Array.isArray(x)) {
+        // Tuples in an array, [(1, 2, 3), (4, 5, 6)], as one flat list (the parser caps the nesting).
+        const items: unknown[] = [];
+        const walk = (a: UsdValue[]): void => void a.forEach((i) => (Array.isArray(i) ? walk(i) : items.push(plain(i))));
+        walk(x);
+        return items.every((i) => i !== undefined) ? items : undefined;
+      }
+      return undefined;
+    };
+    const value = plain(v);
+    if (value === undefined) warn(`usd: custom property "${key}" of ${what} dropped: its value is not JSON`);
+    else out.push([key, value]);
+  }
+  return out.length ? Object.fromEntries(out) : undefined;
 }

@@ -15,7 +15,7 @@ import { readMesh, subsetBindings } from "./usd-mesh";
 import { readTextures } from "./usd-shading";
 import { SideImages } from "./side-images";
 import { SkelReader } from "./usd-skel-read";
-import { readUserProperties } from "./usd-properties";
+import { readPropertyAttributes, readUserProperties } from "./usd-properties";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
 // Read through the material pass, or through their Skeleton and meshes (usd-skel-read.ts).
@@ -65,7 +65,12 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
   const tcps = num(layer.metadata.timeCodesPerSecond, 24);
   const rootTurn = layer.metadata.upAxis === "Z" ? new Matrix4().makeRotationX(-Math.PI / 2) : null;
   const nameOf = (p: UsdPrim) => ((p.metadata.customData as UsdDict | undefined)?.kilnName as string | undefined) ?? p.name;
-  const propertiesOf = (p: UsdPrim, what: string) => readUserProperties(p.metadata.customData, "userProperties", `${what} "${nameOf(p)}"`, warn);
+  // customData.userProperties (Kiln's and most tools'), and userProperties:* attributes (Blender 4's).
+  const propertiesOf = (p: UsdPrim, what: string) => {
+    const label = `${what} "${nameOf(p)}"`;
+    const attributes = readPropertyAttributes(p, label, warn), data = readUserProperties(p.metadata.customData, "userProperties", label, warn);
+    return attributes && data ? { ...attributes, ...data } : attributes ?? data;
+  };
 
   // Materials first (anywhere in the layer), so bindings can refer to them by path.
   const materialByPath = new Map<string, number>();
