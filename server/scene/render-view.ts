@@ -24,7 +24,7 @@ function determinant3(m: Mat4): number {
  * such a node's triangles as clockwise for the same reason.
  */
 function reversedWinding(indices: Uint32Array): Uint32Array {
-  const out = new Uint32Array(indices.length);
+  const out = Uint32Array.from(indices); // a malformed tail (not a whole triangle) as it was
   for (let t = 0; t + 2 < indices.length; t += 3) {
     out[t] = indices[t]; out[t + 1] = indices[t + 2]; out[t + 2] = indices[t + 1];
   }
@@ -137,7 +137,7 @@ export function buildRenderInput(state: SceneState, app: AppId, width: number, h
           ...(texture ? { texture } : {}),
           // A primitive's solids are closed (one part: they have no slots); a plane is a sheet. A
           // mirrored one is too, once its winding is reversed above (a flat one, determinant 0, is not).
-          ...(o.primitive && o.primitive !== "Plane" && determinant3(worlds.get(o.name)!) !== 0 ? { closed: true } : {}),
+          ...(o.primitive && o.primitive !== "Plane" && Math.abs(determinant3(worlds.get(o.name)!)) > 0 ? { closed: true } : {}),
         });
       }
       labels.push({ text: o.name, position: labelPosition(placed, origin) });

@@ -98,16 +98,17 @@ export function shadeSample(st: RasterState, si: number): void {
       att *= shadowAt(map, AT);
       if (att <= 0) continue;
     }
-    // The GGX lobe, with the half vector h = (l + v) / |l + v| never formed: |l + v|^2 = 2 + 2 l.v,
-    // so (n.h)^2 = (n.l + n.v)^2 / |l + v|^2 and v.h = |l + v| / 2. One square root and one division
-    // (pi x D x vis as one fraction) instead of a reciprocal square root and three divisions: this
-    // runs per pixel and light, and divisions were most of its time.
-    const h2 = 2 + 2 * (lx * vx + ly * vy + lz * vz);
+    // The GGX lobe, with the half vector h = (l + v) / |l + v| never formed: (n.h)^2 =
+    // (n.l + n.v)^2 / |l + v|^2 and, l and v being unit vectors, v.h = |l + v| / 2. One square root
+    // and two divisions (pi x D x vis as one fraction) instead of a reciprocal square root and
+    // three: this runs per pixel and light, and divisions were most of its time.
+    const hx = lx + vx, hy = ly + vy, hz = lz + vz;
+    const h2 = hx * hx + hy * hy + hz * hz;
     const nlv = ndl + ndvRaw;
     let ndh2 = (nlv * nlv) / (h2 + 1e-30);
     if (ndh2 > 1) ndh2 = 1;
     const dd = ndh2 * (a2 - 1) + 1;
-    const fh = 1 - 0.5 * Math.sqrt(h2 > 0 ? h2 : 0), fh5 = fh * fh * fh * fh * fh;
+    const fh = 1 - 0.5 * Math.sqrt(h2), fh5 = fh * fh * fh * fh * fh;
     // pi x D x vis = pi x a2 / (pi dd^2) x 1 / (4 (n.l (1 - k) + k) vis_v).
     const spec = a2 / (4 * dd * dd * (ndl * (1 - kv) + kv) * visV);
     const e = ndl * att;

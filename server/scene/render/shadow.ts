@@ -216,8 +216,12 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
 // Scratch for one triangle clipped by the spot map's near plane (up to 4 vertices x (u, v, w)).
 const POLY = new Float64Array(4 * 3);
 const TRI_IN = new Float64Array(3 * 3);
-/** The mesh's vertices in the map's space, kept from mesh to mesh (grown on demand; the whole of it is rewritten per mesh). */
+/**
+ * A mesh's vertices in the map's space, kept from mesh to mesh and frame to frame (grown on demand,
+ * up to SCRATCH_KEEP floats; each mesh rewrites its first 3 x vertices entries, and reads no others).
+ */
 let vertexScratch = new Float64Array(0);
+const SCRATCH_KEEP = 4 * 1024 * 1024;
 
 /** Draws the mesh's depth into texel rows y0 .. y1 - 1 of the map. */
 function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): void {
@@ -225,8 +229,11 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
   if (!pos || !idx) return;
   const nv = Math.floor(pos.length / 3);
   const m = map.m;
-  if (vertexScratch.length < nv * 3) vertexScratch = new Float64Array(nv * 3);
-  const tv = vertexScratch;
+  let tv = vertexScratch;
+  if (tv.length < nv * 3) {
+    tv = new Float64Array(nv * 3);
+    if (tv.length <= SCRATCH_KEEP) vertexScratch = tv; // a huge mesh's (over 32 MB) is not kept
+  }
   let nearest = Infinity;
   for (let i = 0, p = 0; i < nv; i++, p += 3) {
     const x = pos[p], y = pos[p + 1], z = pos[p + 2];

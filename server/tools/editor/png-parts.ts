@@ -16,9 +16,11 @@ export interface PngPart { bytes: Uint8Array; adler: number; length: number; rgb
 
 /**
  * The filtered rows of the part being encoded, kept from call to call (per thread): a 1080p
- * half-frame's is ~3 MB, and fresh memory costs a page fault per 4 KiB on first touch.
+ * half-frame's is ~3 MB, and fresh memory costs a page fault per 4 KiB on first touch. Parts
+ * over SCRATCH_KEEP bytes (a half of a 4096x4096 frame is ~25 MB) get their own, not kept.
  */
-let scratch = new Uint8Array(0);
+let scratch: Uint8Array = new Uint8Array(0);
+const SCRATCH_KEEP = 16 * 1024 * 1024;
 
 const BASE = 65521;
 /** Most bytes summed before the Adler-32 sums must be reduced (zlib's NMAX). */
@@ -66,8 +68,12 @@ const FLAT_ZEROS = 0.8;
 export function encodePngPart(rgba: Uint8Array | Uint8ClampedArray, width: number, top: number, rows: number, last: boolean, opaque = false): PngPart {
   const stride = width * 4, bpp = opaque ? 3 : 4, out = width * bpp;
   const size = rows * (out + 1);
-  if (scratch.length < size) scratch = new Uint8Array(size);
-  const filtered = scratch.subarray(0, size);
+  let filtered: Uint8Array;
+  if (scratch.length >= size) filtered = scratch.subarray(0, size);
+  else {
+    filtered = new Uint8Array(size);
+    if (size <= SCRATCH_KEEP) scratch = filtered;
+  }
   for (let y = 0; y < rows; y++) {
     const src = (top + y) * stride, dst = y * (out + 1);
     filtered[dst] = 1; // filter type: Sub

@@ -18,8 +18,9 @@ const { encodePngPart, assemblePng } = await import(new URL("./png-parts.ts", im
 const { TextureCache } = await import(new URL("./texture-images.ts", import.meta.url).href);
 
 /** Output rows per band: small enough that two threads finish within a band of each other, big
- *  enough that transforming every mesh once per band stays a small part of the frame. A scene of
- *  many triangles gets four bands only: each band transforms and sorts out every triangle again.
+ *  enough that transforming the meshes a band reaches stays a small part of the frame. A scene of
+ *  many triangles gets four bands only: each band transforms and sorts out again every triangle
+ *  of the meshes it reaches (one huge mesh reaches them all).
  *  Always even (see bandTops). */
 const BAND_ROWS = 96;
 const MANY_TRIANGLES = 200_000;
@@ -128,14 +129,20 @@ if (workerData?.role === "band") {
 
   /** Shared shadow map buffers by slot, kept from frame to frame (fresh memory costs a page fault per 4 KiB). */
   const shadowBuffers = [];
-  /** The shared RGBA frame, kept the same way (every frame overwrites all of its pixels; at most ~67 MB, for 4096x4096). */
+  /** The shared RGBA frame, kept the same way (every frame overwrites all of its pixels) up to FRAME_KEEP bytes. */
   let frameBuffer = new SharedArrayBuffer(0);
+  /** A frame larger than 2560x1600 has a buffer of its own, dropped with it. */
+  const FRAME_KEEP = 2560 * 1600 * 4;
 
   /** The frame drawn by this thread and the band thread together. */
   async function renderShared(id, input) {
     const frameBytes = input.width * input.height * 4;
-    if (frameBuffer.byteLength < frameBytes) frameBuffer = new SharedArrayBuffer(frameBytes);
-    const frame = new Uint8ClampedArray(frameBuffer, 0, frameBytes);
+    let buffer = frameBuffer;
+    if (buffer.byteLength < frameBytes) {
+      buffer = new SharedArrayBuffer(frameBytes);
+      if (frameBytes <= FRAME_KEEP) frameBuffer = buffer;
+    }
+    const frame = new Uint8ClampedArray(buffer, 0, frameBytes);
     const counter = new Int32Array(new SharedArrayBuffer(4));
     const sync = new Int32Array(new SharedArrayBuffer(4));
     const lights = Array.isArray(input.lights) ? input.lights.length : 0;
@@ -144,7 +151,7 @@ if (workerData?.role === "band") {
     const shadows = shared ? shadowBuffers : undefined;
     const banding = bandRowsFor(input);
     // Asked first: both threads plan the frame (shadow maps) at the same time.
-    const helped = ask(id, { input, frame: frameBuffer, frameBytes, counter: counter.buffer, banding, shadows, sync: sync.buffer });
+    const helped = ask(id, { input, frame: buffer, frameBytes, counter: counter.buffer, banding, shadows, sync: sync.buffer });
     try {
       const plan = planFrame(input, shadowShare(shadows, sync, true));
       drawBands(plan, frame, counter, banding);
@@ -157,7 +164,7 @@ if (workerData?.role === "band") {
     // Then each thread compresses half of it.
     const mid = height >> 1;
     // Opaque: a render's alpha is always 255, so the PNG is RGB.
-    const bottom = ask(id, { frame: frameBuffer, frameBytes, encode: { width, top: mid, rows: height - mid } });
+    const bottom = ask(id, { frame: buffer, frameBytes, encode: { width, top: mid, rows: height - mid } });
     let top;
     try {
       top = encodePngPart(frame, width, 0, mid, false, true);
