@@ -316,8 +316,10 @@ const VERTEX_AO_EDGE = 0.25;
  * rasterizer's interpolation of the vertices' values is within a level of 8-bit output of the per
  * pixel value, at a small fraction of the cost: a sphere of 800 triangles has ~440 vertices and
  * covers thousands of pixels. Big faces (a cube's, a ground's) keep the per-pixel evaluation.
+ * `shared` gives the values already worked out for these vertices (another material slot of the
+ * same object: the same vertices and occluders), returned when this part's triangles qualify.
  */
-export function vertexOcclusion(mesh: RenderMesh, occ: Occluders): Float32Array | null {
+export function vertexOcclusion(mesh: RenderMesh, occ: Occluders, shared?: Float32Array): Float32Array | null {
   const pos = mesh.positions, nrm = mesh.normals, idx = mesh.indices;
   if (!pos || !idx || !nrm || nrm.length < pos.length) return null;
   const nv = Math.floor(pos.length / 3), nt = Math.floor(idx.length / 3);
@@ -337,6 +339,7 @@ export function vertexOcclusion(mesh: RenderMesh, occ: Occluders): Float32Array 
   }
   const side = Math.sqrt((area * 4) / Math.sqrt(3));
   if (!(side <= rmin * VERTEX_AO_EDGE)) return null;
+  if (shared && shared.length === nv * VERTEX_AO) return shared;
   const out = new Float32Array(nv * VERTEX_AO), bounce = new Float64Array(3);
   for (let i = 0; i < nv; i++) {
     const p = i * 3, o = i * VERTEX_AO;

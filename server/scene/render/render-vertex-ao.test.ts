@@ -98,4 +98,31 @@ describe("ambient occlusion per vertex", () => {
     // The spheres really are drawn differently (the test would pass trivially otherwise).
     expect(differ).toBeGreaterThan(100);
   });
+
+  it("is worked out once for the material slots of one object, drawing what each part's own would", async () => {
+    const { planFrame, renderBand } = await import("./render");
+    // One fine sphere drawn as three slots (parts of object 1, sharing its vertex array), beside another.
+    const whole = uvSphere([0, 0.5, 0], 0.5, 24, 16, [0.3, 0.5, 0.8, 1]);
+    const n = whole.indices.length / 3, cut = [0, Math.floor(n / 3) * 3, Math.floor((2 * n) / 3) * 3, n * 3];
+    const parts = [0, 1, 2].map((k): RenderMesh => ({ ...whole, indices: whole.indices.subarray(cut[k], cut[k + 1]), object: 1 }));
+    const input: RenderInput = {
+      width: 320, height: 180, camera: lookAt([-0.5, 1.5, 3], [0, 0.5, 0], 50), lights: [sun], dither: false,
+      meshes: [groundQuad(0, 20, [0.6, 0.6, 0.6, 1]), { ...uvSphere([1.1, 0.5, 0], 0.5, 24, 16, [0.8, 0.5, 0.3, 1]), object: 2 }, ...parts],
+    };
+    const draw = (inp: RenderInput) => {
+      const plan = planFrame(inp);
+      const data = new Uint8ClampedArray(inp.width * inp.height * 4);
+      renderBand(plan, 0, inp.height, data);
+      return { plan, data };
+    };
+    const shared = draw(input);
+    const ao = shared.plan.vertexAo.slice(2);
+    expect(ao[0]).toBeInstanceOf(Float32Array);
+    expect(ao[1]).toBe(ao[0]);
+    expect(ao[2]).toBe(ao[0]);
+    // Each part with a copy of the vertices works its own out: the same frame.
+    const own = draw({ ...input, meshes: input.meshes.map((m, i) => (i < 2 ? m : { ...m, positions: m.positions.slice() })) });
+    expect(own.plan.vertexAo[3]).not.toBe(own.plan.vertexAo[2]);
+    expect(Buffer.from(own.data).equals(Buffer.from(shared.data))).toBe(true);
+  });
 });
