@@ -8,7 +8,8 @@
 // both draw it: the frame's horizontal bands are taken from a shared counter by whichever thread
 // is free, and written straight into one shared RGBA buffer, so neither waits on a badly split
 // frame (the sky is cheap, the ground and objects are not) and nothing is copied back. They also
-// split the shadow maps, and each compresses half of the PNG (png-parts.ts).
+// split the shadow maps and compress the PNG: band by band as they draw them, or half each after
+// the frame when labels go over it (png-parts.ts).
 import { parentPort, workerData } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
@@ -57,8 +58,14 @@ function bandTops(height, [bandRows, tail]) {
   return tops;
 }
 
-/** Draws bands of the frame until the shared counter says none is left. */
-function drawBands(plan, frame, counter, banding) {
+/**
+ * Draws bands of the frame until the shared counter says none is left. With `parts`, each band is
+ * also compressed as its own part of the PNG as soon as it is drawn ([band index, part] pushed):
+ * the threads share that work as they share the bands, so neither waits for the other to finish
+ * half of the PNG after the frame (~30 ms at 1080p). Not for frames whose overlay draws labels
+ * over the finished frame.
+ */
+function drawBands(plan, frame, counter, banding, parts) {
   const rowBytes = plan.width * 4;
   const tops = bandTops(plan.height, banding);
   for (;;) {
@@ -66,6 +73,8 @@ function drawBands(plan, frame, counter, banding) {
     if (k >= tops.length - 1) return;
     const top = tops[k], rows = Math.min(tops[k + 1], plan.height) - top;
     renderBand(plan, top, rows, frame.subarray(top * rowBytes, (top + rows) * rowBytes));
+    // Opaque: a render's alpha is always 255, so the PNG is RGB.
+    if (parts) parts.push([k, encodePngPart(frame, plan.width, top, rows, top + rows >= plan.height, true)]);
   }
 }
 
@@ -101,7 +110,7 @@ function shadowShare(buffers, sync, even) {
 
 if (workerData?.role === "band") {
   const port = workerData.port;
-  port.on("message", ({ id, input, frame, frameBytes, counter, banding, shadows, sync, encode }) => {
+  port.on("message", ({ id, input, frame, frameBytes, counter, banding, shadows, sync, encode, encodeBands }) => {
     try {
       if (encode) {
         const { width, top, rows } = encode;
@@ -109,8 +118,9 @@ if (workerData?.role === "band") {
         return;
       }
       const plan = planFrame(input, shadowShare(shadows, new Int32Array(sync), false));
-      drawBands(plan, new Uint8ClampedArray(frame, 0, frameBytes), new Int32Array(counter), banding);
-      port.postMessage({ id });
+      const parts = encodeBands ? [] : null;
+      drawBands(plan, new Uint8ClampedArray(frame, 0, frameBytes), new Int32Array(counter), banding, parts);
+      port.postMessage({ id, part: parts });
     } catch (e) {
       port.postMessage({ id, error: errorOf(e) });
     }
@@ -150,20 +160,23 @@ if (workerData?.role === "band") {
     if (shared) while (shadowBuffers.length < 2 * lights) shadowBuffers.push(new SharedArrayBuffer(MAX_SHADOW_MAP_TEXELS * 4));
     const shadows = shared ? shadowBuffers : undefined;
     const banding = bandRowsFor(input);
+    const { width, height } = input;
+    // Bands are compressed as they are drawn, unless labels go over the finished frame.
+    const encodeBands = !input.overlay;
+    const mine = encodeBands ? [] : null;
     // Asked first: both threads plan the frame (shadow maps) at the same time.
-    const helped = ask(id, { input, frame: buffer, frameBytes, counter: counter.buffer, banding, shadows, sync: sync.buffer });
+    const helped = ask(id, { input, frame: buffer, frameBytes, counter: counter.buffer, banding, shadows, sync: sync.buffer, encodeBands });
     try {
       const plan = planFrame(input, shadowShare(shadows, sync, true));
-      drawBands(plan, frame, counter, banding);
+      drawBands(plan, frame, counter, banding, mine);
     } finally {
       await helped.catch(() => {}); // never leave the band thread writing into a frame we dropped
     }
-    await helped;
-    const { width, height } = input;
+    const theirs = await helped;
+    if (mine) return assemblePng(width, height, [...mine, ...theirs].sort((a, b) => a[0] - b[0]).map(([, part]) => part));
     drawFrameLabels({ width, height, data: frame }, input);
     // Then each thread compresses half of it.
     const mid = height >> 1;
-    // Opaque: a render's alpha is always 255, so the PNG is RGB.
     const bottom = ask(id, { frame: buffer, frameBytes, encode: { width, top: mid, rows: height - mid } });
     let top;
     try {
