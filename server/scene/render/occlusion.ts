@@ -266,12 +266,21 @@ export function ambientVisibility(occ: Float64Array, px: number, py: number, pz:
     if (cover < MIN_COVER) continue;
     vis *= 1 - cover;
     // Bounce: sky light, plus the lights on the box faces p sees (across an axis p is beyond),
-    // each weighted by its area seen from p.
+    // each weighted by the solid angle it fills seen from p, area x cos / d^2 with d and cos taken
+    // from the face's centre (cos = p's height over the face's plane / d). That weight starts from
+    // zero where p crosses a face's plane; weighting by p's whole distance along the axis (as
+    // before) switched a face on at full weight there and drew a hard edge on the ground beside
+    // objects, along their faces' planes.
     let r0 = 0, g0 = 0, b0 = 0;
     const sx = -dx, sy = -dy, sz = -dz; // centre -> p
-    const wx = sx > occ[k + 4] ? occ[k + 7] * sx : sx < -occ[k + 4] ? -occ[k + 7] * sx : 0;
-    const wy = sy > occ[k + 5] ? occ[k + 8] * sy : sy < -occ[k + 5] ? -occ[k + 8] * sy : 0;
-    const wz = sz > occ[k + 6] ? occ[k + 9] * sz : sz < -occ[k + 6] ? -occ[k + 9] * sz : 0;
+    const hx = occ[k + 4], hy = occ[k + 5], hz = occ[k + 6];
+    const ex = sx > hx ? sx - hx : sx < -hx ? -sx - hx : 0;
+    const ey = sy > hy ? sy - hy : sy < -hy ? -sy - hy : 0;
+    const ez = sz > hz ? sz - hz : sz < -hz ? -sz - hz : 0;
+    let wx = 0, wy = 0, wz = 0;
+    if (ex > 0) { const d2 = ex * ex + sy * sy + sz * sz; wx = (occ[k + 7] * ex) / (d2 * Math.sqrt(d2)); }
+    if (ey > 0) { const d2 = sx * sx + ey * ey + sz * sz; wy = (occ[k + 8] * ey) / (d2 * Math.sqrt(d2)); }
+    if (ez > 0) { const d2 = sx * sx + sy * sy + ez * ez; wz = (occ[k + 9] * ez) / (d2 * Math.sqrt(d2)); }
     const wsum = wx + wy + wz;
     if (wsum > 0) {
       const inv = 1 / wsum;

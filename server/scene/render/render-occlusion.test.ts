@@ -48,6 +48,18 @@ describe("ambient occlusion and bounce", () => {
     expect(unlit[0]).toBeGreaterThan(0); // its share of the sky light still comes back red
   });
 
+  it("changes the bounce smoothly where a ground point comes to see another face (no edge along a face's plane)", () => {
+    // A box lit differently on its +x face (by the sun) and its +z face (not): a point walking along
+    // x = 0.8 on the ground crosses the plane z = 0.5 of the +z face and starts to see it.
+    const [forGround] = occluders([groundQuad(0, 20, [0.8, 0.8, 0.8, 1]), box(-0.5, 0, -0.5, 0.5, 1, 0.5, [1, 1, 1, 1])]);
+    const red = (z: number) => (visAt(forGround, [0.8, 0, z], [0, 1, 0]), bounce[0]);
+    const across = Math.abs(red(0.501) - red(0.499));
+    // Across the plane it changes by no more than anywhere else over 2 mm (it jumped by 0.029).
+    expect(across).toBeLessThan(0.002);
+    // And the lit face still sends more light than the unlit one: beside +x more than beside +z.
+    expect(red(0)).toBeGreaterThan((visAt(forGround, [0, 0, 0.8], [0, 1, 0]), bounce[0]));
+  });
+
   it("leaves out flat and huge meshes and the mesh itself", () => {
     const lists = occluders([groundQuad(0, 20, [0.8, 0.8, 0.8, 1]), box(-100, 0, -100, 100, 100, 100), box(3, 0, 0, 4, 1, 1)]);
     expect(occludersAt(lists[0]!, 3.5, 0, 0.5).length).toBe(OCC_STRIDE); // only the small box
