@@ -22,6 +22,21 @@ describe("overlays", () => {
     expect(differing(renderScene(base()).data, renderScene(base({ overlay: {} })).data)).toBe(0);
   });
 
+  it("draws grid lines that run off the image right up to its edges, and nothing past them", () => {
+    // Near the ground, the lines along z run from the bottom edge towards the horizon, and the
+    // lines across (x) from the left edge to the right one: only their part on screen is stepped.
+    const low = { camera: lookAt([0.3, 0.6, 3], [0.3, 0.3, -2], 70), dither: false };
+    const plain = renderScene(base(low)), grid = renderScene(base({ ...low, overlay: { grid: true } }));
+    const changedIn = (x0: number, x1: number, y0: number, y1: number) => {
+      let n = 0;
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (pixel(grid, x, y)[0] !== pixel(plain, x, y)[0]) n++;
+      return n;
+    };
+    expect(changedIn(0, 1, 80, 149)).toBeGreaterThan(3); // the left edge column pair
+    expect(changedIn(198, 199, 80, 149)).toBeGreaterThan(3); // the right one
+    expect(changedIn(0, 199, 148, 149)).toBeGreaterThan(3); // the bottom rows
+  });
+
   it("draws grid lines on the ground but not over the object in front of them", () => {
     const plain = renderScene(base()), grid = renderScene(base({ overlay: { grid: true } }));
     expect(differing(plain.data, grid.data)).toBeGreaterThan(500);
