@@ -180,6 +180,13 @@ def Xform "Crate"
     expect(dec.warnings).toContain('usd: custom property "bad" of node "Crate" dropped: its value is not JSON');
   });
 
+  it("takes the earliest time sample of a property attribute however many there are, skipping a NaN time", async () => {
+    const samples = Array.from({ length: 150_000 }, (_, i) => `${i + 2}: ${i}`).join(", ");
+    const text = `#usda 1.0\n(\n    metersPerUnit = 1\n)\ndef Xform "Many"\n{\n    custom double userProperties:speed.timeSamples = { nan: 5, ${samples}, 1.5: 42 }\n}\n`;
+    const dec = await read(text);
+    expect(dec.scene.nodes[0].extras).toEqual({ speed: 42 });
+  });
+
   it("keeps joints' properties on their Skeleton, by joint path", async () => {
     const s = scene();
     const node = (name: string, parent: number | null, extra?: InterchangeExtras) => ({ name, parent, translation: [0, 1, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number], ...(extra ? { extras: extra } : {}) });

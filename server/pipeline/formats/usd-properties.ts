@@ -119,7 +119,12 @@ export function readPropertyAttributes(prim: UsdPrim, what: string, warn: (m: st
     const key = name.slice(ATTRIBUTE_NAMESPACE.length);
     if (!key || key.startsWith("blender:")) continue;
     let v = prop.value;
-    if (v === undefined && prop.timeSamples?.size) v = prop.timeSamples.get(Math.min(...prop.timeSamples.keys()));
+    if (v === undefined && prop.timeSamples?.size) {
+      // The earliest sample (a loop: a spread of 150,000 keys overflows the stack; NaN times skipped).
+      let first = Infinity;
+      for (const t of prop.timeSamples.keys()) if (t < first) first = t;
+      v = prop.timeSamples.get(first);
+    }
     if (v === undefined) continue; // declared without a value
     const bool = prop.type === "bool" || prop.type === "bool[]";
     const plain = (x: UsdValue | undefined): unknown => {

@@ -145,5 +145,11 @@ def "A" ( customData = { string a = "caf\\xc3\\xa9" string b = "\\303\\251t\\303
     expect(layer.metadata.doc).toBe('two\nlines "quoted" inside');
     expect(layer.prims[0].metadata.customData).toEqual({ a: "café", b: "été", c: "tab\there\x07\0", d: "bad \ufffd end" });
     expect(() => parseUsda('#usda 1.0\ndef "A" ( customData = { string a = "\\xzz" } )\n{\n}\n')).toThrow(/bad \\x escape in a string at line 2/);
+    // Cut short or misquoted: located parse errors, never a TypeError or a misread name.
+    expect(() => parseUsda("#usda 1.0\ndef Xform")).toThrow(/expected a quoted string at line 2/);
+    expect(() => parseUsda("#usda 1.0\ndef Xform xxx { } xxx {}")).toThrow(/expected a quoted string at line 2/);
+    expect(() => parseUsda('#usda 1.0\n( doc = """never closed\n\n\n')).toThrow(/unterminated string at line 2/);
+    // "" then a quote, with no closing triple quote anywhere: an empty string, as USD reads it.
+    expect(parseUsda('#usda 1.0\ndef "A" ( customData = { string e = "" string f = "x" } )\n{\n}\n').prims[0].metadata.customData).toEqual({ e: "", f: "x" });
   });
 });

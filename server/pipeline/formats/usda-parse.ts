@@ -2,8 +2,9 @@
  * Parser for the USDA text subset that usd.ts writes and that common exporters (Blender, three's
  * USDZExporter) emit: prims with metadata, typed attributes with default values, `.timeSamples`
  * and `.connect`, relationships, dictionaries (customData; keys bare or quoted, entry types kept
- * aside for `dictType`, a "__proto__" key an ordinary own key), asset paths. Not supported (they throw
- * a parse error rather than being misread): variant sets, triple-quoted strings and `@@@` assets.
+ * aside for `dictType`, a "__proto__" key an ordinary own key), asset paths, strings with USD's
+ * escapes, triple-quoted ones included. Not supported (they throw a parse error rather than being
+ * misread): variant sets and `@@@` assets.
  *
  * Numeric arrays take a fast path straight into flat number arrays, because mesh data dominates
  * file size (a million triangles is ~10 million numbers).
@@ -130,8 +131,12 @@ export function parseUsda(text: string): UsdLayer {
    */
   const string = (): string => {
     skip();
+    const start = pos;
     const q = text[pos];
-    const quote = text.startsWith(q + q + q, pos) ? q + q + q : q;
+    if (q !== '"' && q !== "'") fail("expected a quoted string");
+    // Triple quotes only when they close somewhere: `""` followed by a quote is an empty string
+    // (as USD's lexer reads it).
+    const quote = text.startsWith(q + q + q, pos) && text.indexOf(q + q + q, pos + 3) >= 0 ? q + q + q : q;
     pos += quote.length;
     let out = "";
     let bytes: number[] = [];
@@ -140,7 +145,7 @@ export function parseUsda(text: string): UsdLayer {
       bytes = [];
     };
     while (!text.startsWith(quote, pos)) {
-      if (pos >= text.length) fail("unterminated string");
+      if (pos >= text.length) (pos = start), fail("unterminated string"); // located where it opens
       if (text[pos] !== "\\") {
         flush();
         out += text[pos++];

@@ -18,14 +18,22 @@ import type { RenderOutput, RenderOverlay, Vec3 } from "./types";
 const GRID_STEP = 1, GRID_FINE = 20, GRID_COARSE = 100;
 const GRID_COLOR: Vec3 = [0.92, 0.92, 0.92];
 const DEPTH_SLACK = 0.998;
+/** Samples of a 1920x1080 frame at 2x2: the largest stamp buffer kept between frames. */
+const STAMP_KEEP = 3840 * 2160;
 
 interface Stroke { color: Vec3; alpha: number; hiddenAlpha: number; width: number }
 
 /** Draws the grid and axes of `overlay` into the state's samples (ss samples per output pixel). */
 export function drawLines3d(st: RasterState, view: ViewSetup, overlay: RenderOverlay, ss: number): void {
-  // Reused from frame to frame and cleared (a fresh one page-faulted ~15 MB per 720p frame).
-  const words = scratchF32("stamp", st.width * st.height);
-  const stamp = new Uint32Array(words.buffer, words.byteOffset, words.length).fill(0);
+  // Reused from frame to frame and cleared (a fresh one page-faulted ~15 MB per 720p frame); one
+  // for a band of more than 1080p's samples is its own, so overlays keep at most ~33 MB more.
+  const n = st.width * st.height;
+  let stamp: Uint32Array;
+  if (n > STAMP_KEEP) stamp = new Uint32Array(n);
+  else {
+    const words = scratchF32("stamp", n);
+    stamp = new Uint32Array(words.buffer, words.byteOffset, n).fill(0);
+  }
   let id = 0;
   if (overlay.grid) {
     const fine: Stroke = { color: GRID_COLOR, alpha: 0.22, hiddenAlpha: 0, width: ss };

@@ -124,5 +124,9 @@ describe("ambient occlusion per vertex", () => {
     const own = draw({ ...input, meshes: input.meshes.map((m, i) => (i < 2 ? m : { ...m, positions: m.positions.slice() })) });
     expect(own.plan.vertexAo[3]).not.toBe(own.plan.vertexAo[2]);
     expect(Buffer.from(own.data).equals(Buffer.from(shared.data))).toBe(true);
+    // A part with the same vertices but normals of its own works out its own.
+    const turned = draw({ ...input, meshes: input.meshes.map((m, i) => (i === 3 ? { ...m, normals: m.normals!.map((c) => -c) } : m)) });
+    expect(turned.plan.vertexAo[3]).not.toBe(turned.plan.vertexAo[2]);
+    expect(turned.plan.vertexAo[4]).toBe(turned.plan.vertexAo[2]);
   });
 });

@@ -93,10 +93,10 @@ export interface FramePlan {
   vertexAo: (Float32Array | null | undefined)[];
   /**
    * Per-vertex occlusion by vertex array: the material slots of one object are meshes sharing one
-   * vertex array and the same occluders (occludersByMesh leaves out all of the object's parts), so
+   * vertex array (positions and normals) and the same occluders (occludersByMesh leaves out all of the object's parts), so
    * it is worked out once for all of them (a mesh of 241k vertices in 8 slots did it 8 times).
    */
-  vertexAoShared: Map<Float32Array, { object: number; values: Float32Array }>;
+  vertexAoShared: Map<Float32Array, { object: number; normals: Float32Array | undefined; values: Float32Array }>;
   /** Per mesh: its base colour texture ready to sample, or null (flat colour). */
   textures: (TextureMap | null)[];
   ambient: number;
@@ -156,8 +156,9 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
       const known = plan.vertexAo[i];
       if (known !== undefined) return known;
       const mesh = meshes[i], object = mesh.object, twin = plan.vertexAoShared.get(mesh.positions);
-      const values = vertexOcclusion(mesh, occ, object !== undefined && twin?.object === object ? twin.values : undefined);
-      if (values && object !== undefined) plan.vertexAoShared.set(mesh.positions, { object, values });
+      const same = object !== undefined && twin?.object === object && twin.normals === mesh.normals;
+      const values = vertexOcclusion(mesh, occ, same ? twin.values : undefined);
+      if (values && object !== undefined && !twin) plan.vertexAoShared.set(mesh.positions, { object, normals: mesh.normals, values });
       return (plan.vertexAo[i] = values);
     };
     drawMesh(meshes[i], view, st, scratch, plan.textures[i], ao);

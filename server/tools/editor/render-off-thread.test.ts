@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildRenderInput } from "../../scene/render-view";
 import { renderScene } from "../../scene/render";
 import { buildState, readmeCalls } from "../../../tests/fixtures/render/scenes";
-import { closeRenderWorkers, renderPngOffThread } from "./render-off-thread";
+import { closeRenderWorkers, renderPngOffThread, sharedInput } from "./render-off-thread";
 import { decodeTexture } from "./texture-images";
 
 const GRID = readFileSync("tests/fixtures/assets/09_texture_transform/09_tiny_grid.png");
@@ -45,6 +45,19 @@ describe("rendering off the event loop", () => {
     const whole = renderScene({ ...input, images: { "image/grid": decodeTexture(GRID, "image/png")! } });
     expect(differing(shot.data, whole.data)).toBeLessThanOrEqual(50);
     expect(differing(shot.data, renderScene(input).data)).toBeGreaterThan(10_000); // the flat wall would differ
+  });
+
+  it("copies an array several meshes share into shared memory once, keeping it shared", () => {
+    const base = buildRenderInput(buildState(readmeCalls()), "unity", 320, 180);
+    const [first, second] = base.meshes;
+    const slots = [first, { ...first, indices: first.indices.slice(0, 3) }, second];
+    const posted = sharedInput({ ...base, meshes: slots });
+    expect(posted.meshes[0].positions.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(posted.meshes[1].positions).toBe(posted.meshes[0].positions); // the renderer shares per-vertex work by it
+    expect(posted.meshes[1].normals).toBe(posted.meshes[0].normals);
+    expect(posted.meshes[1].indices).not.toBe(posted.meshes[0].indices);
+    expect(posted.meshes[2].positions).not.toBe(posted.meshes[0].positions);
+    expect(Array.from(posted.meshes[1].indices)).toEqual([...first.indices.slice(0, 3)]);
   });
 
   it("fails a frame with a bad size, and draws the next one", async () => {

@@ -72,31 +72,38 @@ function getWorker(): Worker {
 /**
  * The input with its meshes' arrays copied into shared memory, once: posting it then copies
  * nothing, and the frame thread passes it on to the band thread for free (a million triangles are
- * ~24 MB, which a second structured clone would copy again).
+ * ~24 MB, which a second structured clone would copy again). An array several meshes share (the
+ * vertices of an object's material slots) is copied once and stays shared: the renderer works out
+ * per-vertex occlusion once for such meshes.
  */
-function sharedInput(input: RenderInput): RenderInput {
+export function sharedInput(input: RenderInput): RenderInput {
   const meshes = Array.isArray(input.meshes) ? input.meshes : [];
+  const copies = new Map<unknown, unknown>();
   return {
     ...input,
     meshes: meshes.map((mesh) => {
       if (!mesh || typeof mesh !== "object") return mesh;
-      const copy = sharedArrays(mesh);
+      const copy = sharedArrays(mesh, copies);
       // The texture's UVs too (one level down).
-      if (mesh.texture && typeof mesh.texture === "object") copy.texture = sharedArrays(mesh.texture);
+      if (mesh.texture && typeof mesh.texture === "object") copy.texture = sharedArrays(mesh.texture, copies);
       return copy as unknown as (typeof meshes)[number];
     }),
   };
 }
 
-/** A shallow copy of `object` whose typed arrays live in shared memory. */
-function sharedArrays(object: object): Record<string, unknown> {
+/** A shallow copy of `object` whose typed arrays live in shared memory (`copies`: made so far, by original). */
+function sharedArrays(object: object, copies: Map<unknown, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...object };
   for (const [key, value] of Object.entries(object)) {
     if (!ArrayBuffer.isView(value) || value instanceof DataView || value.buffer instanceof SharedArrayBuffer) continue;
-    const typed = value as unknown as Float32Array;
-    const Kind = typed.constructor as Float32ArrayConstructor;
-    const shared = new Kind(new SharedArrayBuffer(typed.byteLength));
-    shared.set(typed);
+    let shared = copies.get(value);
+    if (!shared) {
+      const typed = value as unknown as Float32Array;
+      const Kind = typed.constructor as Float32ArrayConstructor;
+      const fresh = new Kind(new SharedArrayBuffer(typed.byteLength));
+      fresh.set(typed);
+      copies.set(value, (shared = fresh));
+    }
     copy[key] = shared;
   }
   return copy;
