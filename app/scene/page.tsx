@@ -1,5 +1,4 @@
 /** `/scene?app=blender|unity|godot&scene=`: the scene view (three.js), tree and inspector, live. */
-import { KilnProviders } from "@/app/recipes/_lib/trpc";
 import { APPS, type AppId } from "@/server/scene/types";
 import { SceneStudio } from "./_components/scene-studio";
 import "./scene.css";
@@ -21,9 +20,6 @@ export default async function ScenePage({ searchParams }: Props) {
         </p>
       </main>
     );
-  return (
-    <KilnProviders>
-      <SceneStudio app={app as AppId | undefined} scene={one(params.scene)} />
-    </KilnProviders>
-  );
+  // The root layout's KilnProviders serve this page too (one query cache, one tRPC client).
+  return <SceneStudio app={app as AppId | undefined} scene={one(params.scene)} />;
 }
