@@ -36,20 +36,30 @@ function canvasPixels(page: Page) {
     const ctx = c.getContext("2d")!;
     ctx.drawImage(gl, 0, 0);
     const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
-    let red = 0, rx = 0, ry = 0, minY = height, maxY = 0, grey = 0, greyBelowRed = 0;
+    let red = 0, rx = 0, ry = 0, minY = height, maxY = 0, minX = width, maxX = 0, grey = 0, greyBelowRed = 0;
     for (let y = 0; y < height; y++)
       for (let x = 0; x < width; x++) {
         const i = (y * width + x) * 4, r = data[i], g = data[i + 1], b = data[i + 2];
-        if (r > 120 && g < 60 && b < 60) { red++; rx += x; ry += y; minY = Math.min(minY, y); maxY = Math.max(maxY, y); }
+        if (r > 120 && g < 60 && b < 60) { red++; rx += x; ry += y; minY = Math.min(minY, y); maxY = Math.max(maxY, y); minX = Math.min(minX, x); maxX = Math.max(maxX, x); }
         else if (Math.abs(r - g) < 14 && Math.abs(g - b) < 14 && r > 90) grey++;
       }
     const cx = red ? rx / red : -1, cy = red ? ry / red : -1;
-    // The plane shows just under the cube: grey pixels in the rows below the red ones, at its x.
-    for (let y = maxY + 2; y < Math.min(height, maxY + 40); y++) {
-      const i = (y * width + Math.round(cx)) * 4;
-      if (Math.abs(data[i] - data[i + 1]) < 14 && data[i] > 90) greyBelowRed++;
-    }
-    return { width, height, red, cx, cy, minY, maxY, grey, greyBelowRed };
+    // The plane shows just under the cube: grey pixels in the rows below the red ones, across its
+    // width (its centre column is the grid's x = 0 line).
+    for (let y = maxY + 2; y < Math.min(height, maxY + 40); y++)
+      for (let x = minX; x <= maxX; x++) {
+        const i = (y * width + x) * 4;
+        if (Math.abs(data[i] - data[i + 1]) < 14 && data[i] > 90) greyBelowRed++;
+      }
+    // Grid lines on the far ground (the rows just above the cube, metres away): solid dark lines,
+    // not the dots a grid loses to a coplanar ground plane in the depth buffer.
+    let gridLine = 0;
+    for (let y = Math.max(0, minY - 60); y < minY; y++)
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4, r = data[i], g = data[i + 1], b = data[i + 2];
+        if (Math.abs(r - g) < 14 && Math.abs(g - b) < 14 && r > 30 && r < 120) gridLine++;
+      }
+    return { width, height, red, cx, cy, minY, maxY, grey, greyBelowRed, gridLine };
   });
 }
 
@@ -69,6 +79,7 @@ test("the README scene at /scene: view, tree, inspector edit, undo and live upda
   expect(Math.abs(before.cx - before.width / 2)).toBeLessThan(before.width * 0.1);
   expect(before.grey).toBeGreaterThan(before.width * before.height * 0.1);
   expect(before.greyBelowRed).toBeGreaterThan(10);
+  expect(before.gridLine).toBeGreaterThan(before.width * 6); // ~15 px a column; dotted, it was 2
 
   // Every object in the tree.
   const names = (await tool(request, "get_scene")).objects.map((o: { name: string }) => o.name);

@@ -208,10 +208,14 @@ export class SceneView {
       const m = first.material ? materials.get(first.material) : undefined;
       const color = m ? new THREE.Color(m.color.r, m.color.g, m.color.b) : DEFAULT_COLOR;
       const alpha = { transparent: !!m && m.color.a < 1, opacity: m?.color.a ?? 1 };
+      // Surfaces drawn a little deeper than they are (slope-scaled), so the ground grid's lines win
+      // over a ground plane at height 0 at every distance: lifting the grid 2 mm alone left it
+      // dotted beyond a few metres, where the depth buffer cannot tell 2 mm apart.
+      const offset = { polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 };
       // A software renderer shades every pixel on the CPU: Lambert there, physically based elsewhere.
       const material = this.software
-        ? new THREE.MeshLambertMaterial({ color, ...alpha })
-        : new THREE.MeshStandardMaterial({ color, metalness: m?.metallic ?? 0, roughness: m?.roughness ?? 0.6, ...alpha });
+        ? new THREE.MeshLambertMaterial({ color, ...alpha, ...offset })
+        : new THREE.MeshStandardMaterial({ color, metalness: m?.metallic ?? 0, roughness: m?.roughness ?? 0.6, ...alpha, ...offset });
       const mesh = new THREE.InstancedMesh(this.geometry(first.type, lowPoly), material, list.length);
       list.forEach((o, i) => mesh.setMatrixAt(i, this.worlds.get(o.name)!));
       mesh.instanceMatrix.needsUpdate = true;
