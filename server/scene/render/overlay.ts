@@ -11,7 +11,7 @@
 import type { ViewSetup } from "./camera";
 import { GLYPH_H, GLYPH_W, glyphInk } from "./font";
 import type { RasterState } from "./raster";
-import { scratchF32 } from "./scratch";
+import { scratch } from "./scratch";
 import type { RenderOutput, RenderOverlay, Vec3 } from "./types";
 
 /** Grid spacing (m), extent of the fine grid and of the coarse (every 10 m) grid. */
@@ -27,13 +27,7 @@ interface Stroke { color: Vec3; alpha: number; hiddenAlpha: number; width: numbe
 export function drawLines3d(st: RasterState, view: ViewSetup, overlay: RenderOverlay, ss: number): void {
   // Reused from frame to frame and cleared (a fresh one page-faulted ~15 MB per 720p frame); one
   // for a band of more than 1080p's samples is its own, so overlays keep at most ~33 MB more.
-  const n = st.width * st.height;
-  let stamp: Uint32Array;
-  if (n > STAMP_KEEP) stamp = new Uint32Array(n);
-  else {
-    const words = scratchF32("stamp", n);
-    stamp = new Uint32Array(words.buffer, words.byteOffset, n).fill(0);
-  }
+  const stamp = scratch("stamp", Uint32Array, st.width * st.height, STAMP_KEEP).fill(0);
   let id = 0;
   if (overlay.grid) {
     const fine: Stroke = { color: GRID_COLOR, alpha: 0.22, hiddenAlpha: 0, width: ss };

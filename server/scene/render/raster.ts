@@ -298,6 +298,7 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
       const px = b0 * pAx + b1 * pBx + b2 * pCx;
       const py3 = b0 * pAy + b1 * pBy + b2 * pCy;
       const pz = b0 * pAz + b1 * pBz + b2 * pCz;
+      AT[0] = px; AT[1] = py3; AT[2] = pz; AT[3] = nx; AT[4] = ny; AT[5] = nz;
       if (tex !== null) {
         AT[6] = b0 * uA + b1 * uB + b2 * uC; AT[7] = b0 * vA + b1 * vB + b2 * vC;
         texel(st, tex);
@@ -312,13 +313,11 @@ export function rasterTriangle(st: RasterState, v: Float64Array, a: number, b: n
         if (aoTri[bx] === tri && aoRow[bx] === by) {
           AO[0] = aoBlock[o]; AO[1] = aoBlock[o + 1]; AO[2] = aoBlock[o + 2]; AO[3] = aoBlock[o + 3];
         } else {
-          AT[0] = px; AT[1] = py3; AT[2] = pz; AT[3] = nx; AT[4] = ny; AT[5] = nz;
           aoAt(grid, AT, AO);
           aoBlock[o] = AO[0]; aoBlock[o + 1] = AO[1]; aoBlock[o + 2] = AO[2]; aoBlock[o + 3] = AO[3];
           aoTri[bx] = tri; aoRow[bx] = by;
         }
       }
-      AT[0] = px; AT[1] = py3; AT[2] = pz; AT[3] = nx; AT[4] = ny; AT[5] = nz;
       shade(st, idx);
       for (let h = 1; h < n; h++) {
         const o = hits[h] * 3, so = idx * 3;

@@ -93,8 +93,8 @@ export interface FramePlan {
   vertexAo: (Float32Array | null | undefined)[];
   /**
    * Per-vertex occlusion by vertex array: the material slots of one object are meshes sharing one
-   * vertex array (positions and normals) and the same occluders (occludersByMesh leaves out all of the object's parts), so
-   * it is worked out once for all of them (a mesh of 241k vertices in 8 slots did it 8 times).
+   * vertex array (positions and normals) and the same occluders (occludersByMesh leaves out all
+   * of the object's parts), so it is worked out once for all of them (vertexAoOf).
    */
   vertexAoShared: Map<Float32Array, { object: number; normals: Float32Array | undefined; values: Float32Array }>;
   /** Per mesh: its base colour texture ready to sample, or null (flat colour). */
@@ -152,15 +152,7 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
     if (reach[2 * i + 1] < top || reach[2 * i] >= bottom) continue;
     const occ = plan.occluders[i];
     st.occluders = occ;
-    const ao = occ === null ? null : () => {
-      const known = plan.vertexAo[i];
-      if (known !== undefined) return known;
-      const mesh = meshes[i], object = mesh.object, twin = plan.vertexAoShared.get(mesh.positions);
-      const same = object !== undefined && twin?.object === object && twin.normals === mesh.normals;
-      const values = vertexOcclusion(mesh, occ, same ? twin.values : undefined);
-      if (values && object !== undefined && !twin) plan.vertexAoShared.set(mesh.positions, { object, normals: mesh.normals, values });
-      return (plan.vertexAo[i] = values);
-    };
+    const ao = occ === null ? null : () => vertexAoOf(plan, i, occ);
     drawMesh(meshes[i], view, st, scratch, plan.textures[i], ao);
   }
   const bd = backdrop(st, view, clearDepth, background(input.background), plan.exposure);
@@ -172,6 +164,21 @@ export function renderBand(plan: FramePlan, top: number, rows: number, data: Uin
   }
   resolve(st, width, rows, ss, data, top, input.dither !== false, input.overlay ? null : bd);
   void MAP_ANCHORS; // referenced from a function so the engine keeps it alive
+}
+
+/**
+ * Mesh i's per-vertex occlusion, worked out the first time a band draws it (each thread works out
+ * only the meshes it draws), or taken from another material slot of the same object that has the
+ * same vertices: a mesh of 241k vertices in 8 slots did it 8 times.
+ */
+function vertexAoOf(plan: FramePlan, i: number, occ: Occluders): Float32Array | null {
+  const known = plan.vertexAo[i];
+  if (known !== undefined) return known;
+  const mesh = plan.input.meshes[i], object = mesh.object, twin = plan.vertexAoShared.get(mesh.positions);
+  const same = object !== undefined && twin?.object === object && twin.normals === mesh.normals;
+  const values = vertexOcclusion(mesh, occ, same ? twin.values : undefined);
+  if (values && object !== undefined && !twin) plan.vertexAoShared.set(mesh.positions, { object, normals: mesh.normals, values });
+  return (plan.vertexAo[i] = values);
 }
 
 /** Draws the overlay's labels and axis letters on a finished frame (always on top, never split by bands). */

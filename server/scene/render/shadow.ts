@@ -16,7 +16,7 @@
 import { LIGHT_DIRECTIONAL, LIGHT_SPOT, LIGHT_STRIDE, type PackedLights } from "./lights";
 import type { ViewSetup } from "./camera";
 import type { RenderMesh } from "./types";
-import { scratchF32 } from "./scratch";
+import { scratch, scratchF32 } from "./scratch";
 
 /** Texels per side of a directional light's map. */
 export const DIRECTIONAL_MAP_SIZE = 1536;
@@ -216,12 +216,8 @@ function spotMap(px: number, py: number, pz: number, dx: number, dy: number, dz:
 // Scratch for one triangle clipped by the spot map's near plane (up to 4 vertices x (u, v, w)).
 const POLY = new Float64Array(4 * 3);
 const TRI_IN = new Float64Array(3 * 3);
-/**
- * A mesh's vertices in the map's space, kept from mesh to mesh and frame to frame (grown on demand,
- * up to SCRATCH_KEEP floats; each mesh rewrites its first 3 x vertices entries, and reads no others).
- */
-let vertexScratch = new Float64Array(0);
-const SCRATCH_KEEP = 4 * 1024 * 1024;
+/** Longest vertex array (floats) in the map's space kept from mesh to mesh: a huge mesh's (over 32 MB) is not. */
+const VERTICES_KEEP = 4 * 1024 * 1024;
 
 /** Draws the mesh's depth into texel rows y0 .. y1 - 1 of the map. */
 function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): void {
@@ -229,11 +225,8 @@ function drawDepth(map: ShadowMap, mesh: RenderMesh, y0: number, y1: number): vo
   if (!pos || !idx) return;
   const nv = Math.floor(pos.length / 3);
   const m = map.m;
-  let tv = vertexScratch;
-  if (tv.length < nv * 3) {
-    tv = new Float64Array(nv * 3);
-    if (tv.length <= SCRATCH_KEEP) vertexScratch = tv; // a huge mesh's (over 32 MB) is not kept
-  }
+  // The mesh's vertices in the map's space (every entry rewritten below before it is read).
+  const tv = scratch("shadow-vertices", Float64Array, nv * 3, VERTICES_KEEP);
   let nearest = Infinity;
   for (let i = 0, p = 0; i < nv; i++, p += 3) {
     const x = pos[p], y = pos[p + 1], z = pos[p + 2];

@@ -7,6 +7,7 @@
  * filter and the Adler-32 arithmetic are written here (a few lines each, no library covers them).
  */
 import zlib from "node:zlib";
+import { scratch } from "../../scene/render/scratch";
 
 /**
  * One compressed run of filtered rows, with the Adler-32 and length of what it compresses, and
@@ -15,12 +16,11 @@ import zlib from "node:zlib";
 export interface PngPart { bytes: Uint8Array; adler: number; length: number; rgb: boolean }
 
 /**
- * The filtered rows of the part being encoded, kept from call to call (per thread): a 1080p
- * half-frame's is ~3 MB, and fresh memory costs a page fault per 4 KiB on first touch. Parts
- * over SCRATCH_KEEP bytes (a half of a 4096x4096 frame is ~25 MB) get their own, not kept.
+ * Largest filtered part kept from call to call (per thread, scratch.ts): a 1080p half-frame's is
+ * ~3 MB, and fresh memory costs a page fault per 4 KiB on first touch; a half of a 4096x4096 frame
+ * (~25 MB) gets its own.
  */
-let scratch: Uint8Array = new Uint8Array(0);
-const SCRATCH_KEEP = 16 * 1024 * 1024;
+const FILTERED_KEEP = 16 * 1024 * 1024;
 
 const BASE = 65521;
 /** Most bytes summed before the Adler-32 sums must be reduced (zlib's NMAX). */
@@ -68,12 +68,7 @@ const FLAT_ZEROS = 0.8;
 export function encodePngPart(rgba: Uint8Array | Uint8ClampedArray, width: number, top: number, rows: number, last: boolean, opaque = false): PngPart {
   const stride = width * 4, bpp = opaque ? 3 : 4, out = width * bpp;
   const size = rows * (out + 1);
-  let filtered: Uint8Array;
-  if (scratch.length >= size) filtered = scratch.subarray(0, size);
-  else {
-    filtered = new Uint8Array(size);
-    if (size <= SCRATCH_KEEP) scratch = filtered;
-  }
+  const filtered = scratch("png-filtered", Uint8Array, size, FILTERED_KEEP);
   for (let y = 0; y < rows; y++) {
     const src = (top + y) * stride, dst = y * (out + 1);
     filtered[dst] = 1; // filter type: Sub
