@@ -105,36 +105,59 @@ async function toolResult(kiln: Kiln, name: string, result: unknown): Promise<Ca
   return { content, structuredContent: structured };
 }
 
+/** A server that introduces itself as Kiln (name, title, version, instructions), with no handlers yet. */
+export function newMcpServer(): Server {
+  return new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+}
+
+/** The answer to a call of a tool this server does not expose: one KILN_TOOLS hides, or none of Kiln's. */
+export function unknownToolResult(name: string): CallToolResult {
+  const hidden = allTools().some((t) => t.name === name);
+  return toolError({ code: "UNKNOWN_TOOL", message: hidden ? `The tool "${name}" is not exposed here (KILN_TOOLS).` : `There is no tool named "${name}". tools/list lists them.` });
+}
+
+/**
+ * Keeps the server's requests in progress (`track` each handler's promise) so that a stdio server
+ * whose stdin has closed can answer them all before it closes (`drain`).
+ */
+export function requestTracker(): { track: <T>(running: Promise<T>) => Promise<T>; drain: () => Promise<void> } {
+  const inFlight = new Set<Promise<unknown>>();
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  return {
+    track(running) {
+      inFlight.add(running);
+      return running.finally(() => inFlight.delete(running));
+    },
+    async drain() {
+      // The SDK starts a handler a few microtasks after the request's line is read, and writes its
+      // answer a few after the handler resolves: turn the loop around both, until nothing is left.
+      do {
+        await turn();
+        await Promise.allSettled([...inFlight]);
+      } while (inFlight.size > 0);
+      await turn();
+    },
+  };
+}
+
 /**
  * An MCP server over these tools. `drain()` resolves when the calls in progress have finished,
  * so the stdio command can close the database only after their effects are logged.
  */
 export function createMcpServer(kiln: Kiln, tools: ToolDefinition[]): { server: Server; drain: () => Promise<void> } {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = newMcpServer();
   const exposed = new Set(tools.map((t) => t.name));
-  const inFlight = new Set<Promise<unknown>>();
+  const { track, drain } = requestTracker();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolList(tools) }));
   const call = async (name: string, args: unknown): Promise<CallToolResult> => {
-    if (!exposed.has(name)) {
-      const hidden = allTools().some((t) => t.name === name);
-      return toolError({ code: "UNKNOWN_TOOL", message: hidden ? `The tool "${name}" is not exposed here (KILN_TOOLS).` : `There is no tool named "${name}". tools/list lists them.` });
-    }
+    if (!exposed.has(name)) return unknownToolResult(name);
     try {
       return await toolResult(kiln, name, await withSource("mcp", () => callTool({ kiln }, name, args ?? {})));
     } catch (e) {
       return toolError(toErrorBody(e).error);
     }
   };
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const running = call(request.params.name, request.params.arguments);
-    inFlight.add(running);
-    return running.finally(() => inFlight.delete(running));
-  });
-  const drain = async () => {
-    await Promise.allSettled([...inFlight]);
-    // The SDK writes an answer a few microtasks after its handler resolves; let it.
-    await new Promise((resolve) => setImmediate(resolve));
-  };
+  server.setRequestHandler(CallToolRequestSchema, (request) => track(call(request.params.name, request.params.arguments)));
   return { server, drain };
 }
 
