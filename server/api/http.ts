@@ -56,7 +56,12 @@ async function readJsonBody(req: Request, limit: number): Promise<{ params: unkn
   try {
     const params = JSON.parse(text);
     if (params === null || typeof params !== "object" || Array.isArray(params))
-      return { response: fail(400, { code: "INVALID_PARAMS", message: "The JSON body must be an object of parameters." }) };
+      return {
+        response: fail(400, {
+          code: "INVALID_PARAMS", message: "The JSON body must be an object of parameters.",
+          details: { fields: [{ path: "", message: `The parameters must be a JSON object, not ${params === null ? "null" : Array.isArray(params) ? "a list" : typeof params}.`, expected: "object of name: value" }] },
+        }),
+      };
     return { params };
   } catch (e) {
     return { response: fail(400, { code: "INVALID_JSON", message: `The body is not valid JSON: ${(e as Error).message}` }) };

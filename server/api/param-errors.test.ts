@@ -21,6 +21,7 @@ describe("INVALID_PARAMS wording", () => {
     ["set_camera", { fov: 500 }, "fov", 'Parameter "fov": expected number > 1 and < 179, not 500.'],
     ["create_gameobject", { name: "A", type: "Cube", position: { x: [1] } }, "position.x", 'Parameter "position.x": expected number from -1000000000 to 1000000000, not a list.'],
     ["run_recipe", { recipe: "a", variables: { v: null } }, "variables.v", 'Parameter "variables.v": expected string of at most 100000 characters or number or true or false, not null.'],
+    ["create_gameobject", { name: "A" }, "type", 'Missing required parameter "type" (one of Plane, Cube, Empty, Sphere, Cylinder).'],
     ["list_branches", "nope", "", 'The parameters must be a JSON object (object of name: value), not "nope".'],
   ])("%s %j", async (tool, input, path, message) => {
     const e = await problem(tool, input);

@@ -110,7 +110,8 @@ function describeIssue(issue: z.core.$ZodIssue, root: Json, input: unknown): Fie
   const value = valueAt(input, issue.path);
   if (issue.path.length === 0 && issue.code === "invalid_type")
     return [{ path, message: `The parameters must be a JSON object (${describeSchema({ ...root, description: undefined })}), not ${value === undefined ? "nothing" : showValue(value)}.`, expected }];
-  if (issue.code === "invalid_type" && value === undefined)
+  // Absent, whatever the schema (a type, or a list of values whose issue is invalid_value).
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && value === undefined)
     return [{ path, message: `Missing required parameter "${name}" (${expected}).`, expected }];
   if (issue.code === "custom") return [{ path, message: `Parameter "${name}": ${issue.message}.`, expected }];
   const own = DEFAULT_MESSAGE.test(issue.message) ? "" : `${issue.message}; `;

@@ -49,6 +49,8 @@ describe("bad requests get the documented status and change nothing", () => {
     expect(body.ok).toBe(false);
     expect(body.error.code).toBe(code);
     expect(typeof body.error.message).toBe("string");
+    // Every parameter problem, the body's shape included, says which field (path "" = the body).
+    if (code === "INVALID_PARAMS") expect(body.error.details.fields.length).toBeGreaterThan(0);
     expect(await sceneJson()).toBe(before);
   });
 
