@@ -17,7 +17,7 @@ export const bool = () => z.preprocess(toBoolean, z.boolean());
 /** Application identifier, matched case-insensitively and normalised to lowercase. */
 export const appId = () =>
   z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(APPS))
-    .describe("Application: blender, unity or godot (case-insensitive).");
+    .describe("In any letter case (Blender and blender are the same).");
 
 /** Optional app; the handler falls back to KILN_DEFAULT_APP. */
 export const appParam = () => appId().optional();
