@@ -11,6 +11,7 @@ import { listScenes, sceneObjects } from "@/server/scene/state";
 import { APPS } from "@/server/scene/types";
 import { TOOL_GROUPS } from "@/server/tools/define-tool";
 import Link from "next/link";
+import { LiveRefresh } from "./_components/live-refresh";
 
 export const dynamic = "force-dynamic";
 
@@ -35,6 +36,7 @@ export default async function Home() {
   const [versionCount, transferCount] = await Promise.all([kiln.db.version.count(), kiln.db.transfer.count()]);
   return (
     <main className="page">
+      <LiveRefresh />
       <div className="brand"><h1>Kiln</h1><span className="tag">tool server for Blender, Unity and Godot scenes</span></div>
       <section className="card start-here" aria-labelledby="start-title">
         <h3 id="start-title">New here? Three steps</h3>

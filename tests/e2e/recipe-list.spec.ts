@@ -22,6 +22,11 @@ test("lists, duplicates and deletes recipes", async ({ page }) => {
   await page.getByRole("dialog").getByRole("button", { name: "Duplicate" }).click();
   await expect(row("colored-materials-copy")).toContainText("6");
   expect(existsSync(path.join(projectDir(), "recipes/colored-materials-copy.yaml"))).toBe(true);
+  // A run started elsewhere (here over HTTP) shows in "Last run" without a reload.
+  await expect(row("colored-materials-copy")).toContainText("never");
+  const run = await (await page.request.post("/tools/run_recipe", { data: { recipe: "colored-materials-copy" } })).json();
+  expect(run.ok, JSON.stringify(run.error)).toBe(true);
+  await expect(row("colored-materials-copy")).toContainText(run.result.status, { timeout: 5000 });
 
   await row("colored-materials-copy").getByRole("button", { name: "Delete colored-materials-copy" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete colored-materials-copy?" });

@@ -131,6 +131,11 @@ test("home leads to the pipeline; start a transfer from the form and download it
   await expect(start.getByRole("link", { name: "Open the scene" })).toHaveAttribute("href", "/scene");
   await expect(start.getByRole("link", { name: "Run a sample recipe" })).toHaveAttribute("href", "/recipes/basic-scene-setup");
   await shot(page, "studio-home");
+  // It follows changes made elsewhere without a reload (the operation count, an app's objects).
+  const operations = page.locator("dt:text-is('Operations') + dd");
+  const seen = Number(await operations.textContent());
+  await tool(request, "create_gameobject", { name: "HomeWatch", type: "Cube", app: APP, scene: SCENE, if_exists: "replace" });
+  await expect.poll(async () => Number(await operations.textContent()), { timeout: 5000 }).toBeGreaterThan(seen);
   await page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: "Pipeline" }).click();
   await expect(page).toHaveURL(/\/pipeline$/);
   await expect(page.getByTestId(`app-${APP}`)).toContainText("embedded");

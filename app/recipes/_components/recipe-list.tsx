@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { useStudioEvents } from "@/app/_lib/use-studio-events";
 import { RECIPE_NAME_PATTERN } from "@/server/recipes/schema";
 import { setField } from "../_lib/edits";
 import { draftFromYaml } from "../_lib/draft";
@@ -84,6 +85,8 @@ export function RecipeList() {
   const [duplicating, setDuplicating] = useState<RecipeEntry>();
   const [deleting, setDeleting] = useState<RecipeEntry>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tools.pathKey() });
+  // Runs started anywhere (HTTP, the CLI, another tab) update "Last run".
+  useStudioEvents(() => void refresh(), ["run"]);
   const remove = useMutation(writeTool(trpc, "delete_recipe").mutationOptions({
     onSuccess: (_r, input) => { notify("ok", `Deleted ${(input as { name: string }).name}`); void refresh(); },
     onError: (e) => notify("error", readableError(e).message),

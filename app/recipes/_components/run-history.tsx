@@ -5,6 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { useStudioEvents } from "@/app/_lib/use-studio-events";
 import { readTool } from "../_lib/kiln-api";
 import type { RunList } from "../_lib/kiln-types";
 import { useTRPC } from "../_lib/trpc";
@@ -30,6 +31,8 @@ export function RunHistory({ recipe, shownRunId, running, onOpen, onRunAgain }: 
     staleTime: 0,
   });
   const { refetch } = query;
+  // A run of this recipe started or ended elsewhere (HTTP, the CLI, another tab).
+  useStudioEvents(() => { if (recipe) void refetch(); }, ["run"]);
   useEffect(() => {
     if (!running && recipe) void refetch();
   }, [running, recipe, refetch]);
