@@ -108,6 +108,13 @@ test("the README scene at /scene: view, tree, inspector edit, undo and live upda
   await page.keyboard.press("Control+z");
   await expect.poll(() => boxX(request)).toBe(0);
 
+  // A value the tool refuses: the notice says why and the field shows the position kept.
+  await x.fill("1e12");
+  await x.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "Move:" })).toContainText("position.x");
+  await expect(x).toHaveValue("0");
+  expect(await boxX(request)).toBe(0);
+
   // Another client creates an object over HTTP: it is in the tree within 500 ms, no reload.
   await page.evaluate(() => {
     const w = window as unknown as { seenAt?: number };
@@ -120,6 +127,9 @@ test("the README scene at /scene: view, tree, inspector edit, undo and live upda
   await page.waitForFunction(() => (window as unknown as { seenAt?: number }).seenAt !== undefined, undefined, { timeout: 5000 });
   const seenAt = await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt);
   expect(seenAt - sentAt).toBeLessThan(500);
+  // ...in its place by name, as get_scene lists the tree after a reload.
+  const listed = (await tool(request, "get_scene")).objects.map((o: { name: string }) => o.name);
+  await expect(tree.getByRole("treeitem")).toHaveText(listed.map((n: string) => new RegExp(n)));
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await shot(page, "scene-live");
 });

@@ -10,17 +10,20 @@ import type { SceneApi } from "../_lib/scene-api";
 import type { ObjectView, SceneModel } from "../_lib/scene-model";
 
 type Channel = "position" | "rotation" | "scale";
-type Run = (what: string, call: () => Promise<unknown>) => Promise<void>;
+/** Calls a tool for an edit; resolves to false when the tool refused it. */
+type Run = (what: string, call: () => Promise<unknown>) => Promise<boolean>;
 
 interface Props { object: ObjectView | null; model: SceneModel | null; api: SceneApi; run: Run }
 
-function NumberField({ label, value, onCommit }: { label: string; value: number; onCommit: (v: number) => void }) {
+/** A number input; `onCommit` may resolve to false (the tool refused): the field then shows `value` again. */
+function NumberField({ label, value, onCommit }: { label: string; value: number; onCommit: (v: number) => void | Promise<boolean> }) {
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   const commit = () => {
     const v = Number(text);
     if (text.trim() === "" || !Number.isFinite(v)) return setText(String(value));
-    if (v !== value) onCommit(v);
+    if (v === value) return;
+    void Promise.resolve(onCommit(v)).then((ok) => { if (ok === false) setText(String(value)); });
   };
   return (
     <label className="num">
@@ -34,7 +37,7 @@ function NumberField({ label, value, onCommit }: { label: string; value: number;
   );
 }
 
-function VectorRow({ channel, value, onCommit }: { channel: Channel; value: Vec3; onCommit: (v: Vec3) => void }) {
+function VectorRow({ channel, value, onCommit }: { channel: Channel; value: Vec3; onCommit: (v: Vec3) => Promise<boolean> }) {
   return (
     <fieldset className="vec">
       <legend>{channel}</legend>

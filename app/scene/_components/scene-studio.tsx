@@ -44,12 +44,15 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
   }, [reload]);
   const stream = useKilnEvents(onEvent, ["operation", "branch"]);
 
-  const run = useCallback(async (what: string, call: () => Promise<unknown>) => {
+  /** Calls a tool; false when it refused (the notice says why), so a field can show the value it kept. */
+  const run = useCallback(async (what: string, call: () => Promise<unknown>): Promise<boolean> => {
     try {
       await call();
       setNotice(null);
+      return true;
     } catch (e) {
       setNotice(`${what}: ${(e as Error).message}`);
+      return false;
     }
   }, []);
 

@@ -23,6 +23,12 @@ describe("applyRecords", () => {
     expect(applyRecords(m, [{ id: record("A b").id, after: null }]).objects).toEqual([]);
   });
 
+  it("puts a new object where get_scene lists it (by name), not last", () => {
+    let m = applyRecords(base, ["Ball", "Cube", "Sun"].map((n) => ({ id: record(n).id, after: record(n) })));
+    m = applyRecords(m, [{ id: record("LiveCube").id, after: record("LiveCube") }]);
+    expect(m.objects.map((o) => o.name)).toEqual(["Ball", "Cube", "LiveCube", "Sun"]);
+  });
+
   it("follows the camera and materials", () => {
     const m = applyRecords(base, [
       { id: "scene/unity/Demo", after: { type: "scene", id: "scene/unity/Demo", app: "unity", name: "Demo", camera: { ...base.camera, fov: 40 } } },
@@ -34,10 +40,10 @@ describe("applyRecords", () => {
 });
 
 describe("childrenByParent", () => {
-  it("nests children and treats a missing parent as a root", () => {
+  it("nests children (by name) and treats a missing parent as a root", () => {
     const m = applyRecords(base, ["P", "C", "Orphan"].map((n) => ({ id: record(n).id, after: record(n, { parent: n === "C" ? "P" : n === "Orphan" ? "Gone" : null }) })));
     const tree = childrenByParent(m.objects);
-    expect(tree.get("")!.map((o) => o.name)).toEqual(["P", "Orphan"]);
+    expect(tree.get("")!.map((o) => o.name)).toEqual(["Orphan", "P"]);
     expect(tree.get("P")!.map((o) => o.name)).toEqual(["C"]);
   });
 });

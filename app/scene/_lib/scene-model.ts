@@ -27,7 +27,8 @@ export function modelFromScene(r: GetSceneResult): SceneModel {
 
 /**
  * The model after records changed (an operation event's `records`), or the same model when none
- * concern it. Object order follows get_scene (insertion order of the records), new ones last.
+ * concern it. Objects, materials and scenes stay in get_scene's order (by name, in code-unit
+ * order as server/scene/state.ts sorts them), new ones in their place.
  */
 export function applyRecords(model: SceneModel, records: readonly { id: string; after: SceneEntity | null }[]): SceneModel {
   let objects: ObjectView[] | null = null;
@@ -42,7 +43,7 @@ export function applyRecords(model: SceneModel, records: readonly { id: string; 
       const i = objects.findIndex((o) => o.name === name);
       if (after?.type !== "object") {
         if (i !== -1) objects.splice(i, 1);
-      } else if (i === -1) objects.push(describeObject(after));
+      } else if (i === -1) insertByName(objects, describeObject(after));
       else objects[i] = describeObject(after);
     } else if (id.startsWith(`material/${model.app}/`)) {
       const name = decodeURIComponent(id.slice(`material/${model.app}/`.length));
@@ -50,17 +51,23 @@ export function applyRecords(model: SceneModel, records: readonly { id: string; 
       const i = materials.findIndex((m) => m.name === name);
       if (after?.type !== "material") {
         if (i !== -1) materials.splice(i, 1);
-      } else if (i === -1) materials.push(describeMaterial(after));
+      } else if (i === -1) insertByName(materials, describeMaterial(after));
       else materials[i] = describeMaterial(after);
     } else if (id.startsWith(`scene/${model.app}/`)) {
       const name = decodeURIComponent(id.slice(`scene/${model.app}/`.length));
       if (name === model.scene && after?.type === "scene") camera = after.camera;
       if (after === null) scenes = scenes.filter((s) => s !== name);
-      else if (!scenes.includes(name)) scenes = [...scenes, name];
+      else if (!scenes.includes(name)) scenes = [...scenes, name].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     }
   }
   if (!objects && !materials && camera === model.camera && scenes === model.scenes) return model;
   return { ...model, camera, scenes, objects: objects ?? model.objects, materials: materials ?? model.materials };
+}
+
+/** Inserts `item` before the first entry whose name sorts after its own. */
+function insertByName<T extends { name: string }>(list: T[], item: T): void {
+  const at = list.findIndex((o) => o.name > item.name);
+  list.splice(at === -1 ? list.length : at, 0, item);
 }
 
 /** Objects as a tree: children by parent name ("" for roots), in scene order. */
