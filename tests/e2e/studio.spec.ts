@@ -202,3 +202,22 @@ test("builder: run history survives a reload, wheel scrolls and Ctrl+wheel zooms
   await expect(page).toHaveURL(/\/recipes\/basic-scene-setup$/);
   await expect(page.locator("#r-description")).toHaveValue("edited, not saved");
 });
+
+test("on a phone (390 px) no page scrolls sideways and the scene view keeps its width", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ["/", "/scene", "/versions", "/pipeline", "/recipes", "/recipes/basic-scene-setup"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    // The bar's five links are all in view.
+    for (const label of ["Home", "Scene", "Versions", "Pipeline", "Recipes"]) {
+      const box = (await page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: label, exact: true }).boundingBox())!;
+      expect(box.x + box.width, `${path}: ${label}`).toBeLessThanOrEqual(390);
+    }
+  }
+  await page.goto("/scene");
+  const view = (await page.locator(".studio-view canvas").boundingBox())!;
+  expect(view.width).toBeGreaterThanOrEqual(380);
+  expect(view.height).toBeGreaterThan(300);
+  await shot(page, "studio-scene-phone");
+});

@@ -105,6 +105,7 @@ export function RecipeList() {
       {list.isPending && <p className="muted">Loading…</p>}
       {data && data.recipes.length === 0 && <p className="muted">No recipes yet. Create one, or put YAML files in <code>{data.directories.project}</code>.</p>}
       {data && data.recipes.length > 0 && (
+        <div className="table-scroll">
         <table className="recipe-table">
           <thead>
             <tr><th>Recipe</th><th>Source</th><th>Valid</th><th>Steps</th><th>Last run</th><th><span className="visually-hidden">Actions</span></th></tr>
@@ -130,6 +131,7 @@ export function RecipeList() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       {duplicating && data && (
         <DuplicateDialog entry={duplicating} taken={new Set(data.recipes.map((r) => r.name))} onClose={() => setDuplicating(undefined)} onDone={(name) => { setDuplicating(undefined); notify("ok", `Created ${name}`); void refresh(); }} />
