@@ -221,3 +221,24 @@ test("on a phone (390 px) no page scrolls sideways and the scene view keeps its 
   expect(view.height).toBeGreaterThan(300);
   await shot(page, "studio-scene-phone");
 });
+
+test("versions: a diff that spans two scenes of an app says which scene each object is in and draws both", async ({ page, request }) => {
+  for (const scene of ["DiffA", "DiffB"]) {
+    await tool(request, "create_scene", { name: scene, app: "godot", if_exists: "reuse" });
+    await tool(request, "create_gameobject", { name: `Base${scene}`, type: "Cube", app: "godot", scene, if_exists: "replace" });
+  }
+  await tool(request, "save_version", { name: "two scenes" });
+  await tool(request, "create_gameobject", { name: "NewInA", type: "Sphere", app: "godot", scene: "DiffA", position: { x: 1.5, y: 0.5, z: 0 } });
+  await tool(request, "create_gameobject", { name: "NewInB", type: "Cube", app: "godot", scene: "DiffB", position: { x: -1.5, y: 0.5, z: 0 } });
+  await page.goto("/versions");
+  const table = page.getByTestId("diff-table-godot");
+  await expect(table.locator("th").nth(1)).toHaveText("Scene / name");
+  await expect(table.locator("tr", { hasText: "NewInA" })).toContainText("DiffA / NewInA");
+  await expect(table.locator("tr", { hasText: "NewInB" })).toContainText("DiffB / NewInB");
+  // One pair of renders per scene, named, each with its change boxed.
+  const section = page.locator("section.diff-app", { has: table });
+  await expect(section.locator("figure")).toHaveCount(2);
+  for (const scene of ["DiffA", "DiffB"])
+    await expect(section.locator("figure", { hasText: `${scene}:` })).toHaveAttribute("data-marks", /[1-9]/, { timeout: 20_000 });
+  await shot(page, "studio-diff-two-scenes");
+});

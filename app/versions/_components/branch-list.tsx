@@ -9,12 +9,14 @@ export function BranchList({ branches, onChanged }: { branches: Branch[]; onChan
   const [problem, setProblem] = useState<string>();
   return (
     <>
+      {/* Scrolls inside the panel rather than painting past it when names are long. */}
+      <div className="table-scroll">
       <table className="data-table" data-testid="branches">
-        <thead><tr><th>Branch</th><th>Head</th><th>Base</th><th>Versions</th><th>Working state</th><th /></tr></thead>
+        <thead><tr><th>Branch</th><th>Head</th><th>Base</th><th>Versions</th><th>Working</th><th /></tr></thead>
         <tbody>
           {branches.map((b) => (
             <tr key={b.name} className={b.current ? "is-selected" : undefined} data-testid={`branch-${b.name}`}>
-              <td><strong>{b.name}</strong> {b.current && <span className="badge accent">current</span>}</td>
+              <td><strong className="branch-name">{b.name}</strong> {b.current && <span className="badge accent">current</span>}</td>
               <td>{b.head ?? "—"}</td>
               <td>{b.base ?? "—"}</td>
               <td>{b.versions}</td>
@@ -28,6 +30,7 @@ export function BranchList({ branches, onChanged }: { branches: Branch[]; onChan
           ))}
         </tbody>
       </table>
+      </div>
       {problem && <p className="notice error" role="alert">{problem}</p>}
     </>
   );

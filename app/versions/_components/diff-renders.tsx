@@ -26,7 +26,8 @@ function draw(canvas: HTMLCanvasElement, image: ImageBitmap, rects: Rect[]) {
   for (const r of rects) ctx.strokeRect(r.x - 2, r.y - 2, r.w + 4, r.h + 4);
 }
 
-export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to: string; app: string; scene?: string; stamp: number }) {
+/** `named`: say which scene in the caption (the diff draws several); `testId` names the figure for tests. */
+export function DiffRenders({ from, to, app, scene, named = false, testId, stamp }: { from: string; to: string; app: string; scene?: string; named?: boolean; testId: string; stamp: number }) {
   const before = useRef<HTMLCanvasElement>(null);
   const after = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<({ rects: Rect[]; pixels: number } | { error: string }) & { key: string }>();
@@ -67,12 +68,13 @@ export function DiffRenders({ from, to, app, scene, stamp }: { from: string; to:
   const current = state?.key === `${from}:${to}` ? state : undefined;
   const marks = current && "rects" in current ? current : undefined;
   return (
-    <figure className="diff-renders" data-testid={`renders-${app}`} data-changed-pixels={marks?.pixels} data-marks={marks?.rects.length}>
+    <figure className="diff-renders" data-testid={testId} data-changed-pixels={marks?.pixels} data-marks={marks?.rects.length}>
       <div className="diff-pair">
         <div><div className="muted small">before · {from}</div><canvas ref={before} width={W} height={H} aria-label={`${app} scene at ${from}`} data-testid="render-before" /></div>
         <div><div className="muted small">after · {to}</div><canvas ref={after} width={W} height={H} aria-label={`${app} scene at ${to}`} data-testid="render-after" /></div>
       </div>
       <figcaption className="muted small">
+        {named && scene ? <strong>{scene}: </strong> : null}
         {!current ? "rendering…" : "error" in current ? <span className="field-error">{current.error}</span>
           : marks!.pixels ? `${app}: ${marks!.rects.length} changed region${marks!.rects.length === 1 ? "" : "s"} boxed in red (${marks!.pixels} pixels), seen from ${to}'s camera`
           : `${app}: no visible difference from ${to}'s camera`}

@@ -10,15 +10,22 @@ type Changed = { name: string; scene?: string; fields: Record<string, { old: unk
 const show = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
 const nameOf = (x: unknown) => String((x as { name?: unknown })?.name ?? "?");
 
-function KindRows({ label, kinds }: { label: string; kinds: Kinds }) {
+/** An object's name, after its scene's when the app's part of the diff spans several scenes. */
+function Name({ x, scenes }: { x: unknown; scenes: boolean }) {
+  const scene = (x as { scene?: unknown })?.scene;
+  return <>{scenes && typeof scene === "string" ? <span className="muted">{scene} / </span> : null}<strong>{nameOf(x)}</strong></>;
+}
+
+function KindRows({ label, kinds, scenes = false }: { label: string; kinds: Kinds; scenes?: boolean }) {
   const changed = kinds.changed as Changed[];
+  const key = (x: unknown) => `${label}-${String((x as { scene?: unknown })?.scene ?? "")}-${nameOf(x)}`;
   return (
     <>
-      {kinds.added.map((x) => <tr key={`a-${label}-${nameOf(x)}`} className="diff-added"><td>{label}</td><td><strong>{nameOf(x)}</strong></td><td colSpan={3}>added</td></tr>)}
-      {kinds.removed.map((x) => <tr key={`r-${label}-${nameOf(x)}`} className="diff-removed"><td>{label}</td><td><strong>{nameOf(x)}</strong></td><td colSpan={3}>removed</td></tr>)}
+      {kinds.added.map((x) => <tr key={`a-${key(x)}`} className="diff-added"><td>{label}</td><td><Name x={x} scenes={scenes} /></td><td colSpan={3}>added</td></tr>)}
+      {kinds.removed.map((x) => <tr key={`r-${key(x)}`} className="diff-removed"><td>{label}</td><td><Name x={x} scenes={scenes} /></td><td colSpan={3}>removed</td></tr>)}
       {changed.flatMap((c) => Object.entries(c.fields).map(([field, v], i) => (
-        <tr key={`c-${label}-${c.name}-${field}`} data-testid={`diff-${c.name}-${field}`}>
-          <td>{i === 0 ? label : ""}</td><td>{i === 0 ? <strong>{c.name}</strong> : ""}</td>
+        <tr key={`c-${key(c)}-${field}`} data-testid={`diff-${c.name}-${field}`}>
+          <td>{i === 0 ? label : ""}</td><td>{i === 0 ? <Name x={c} scenes={scenes} /> : ""}</td>
           <td><code>{field}</code></td><td className="mono diff-old">{show(v.old)}</td><td className="mono diff-new">{show(v.new)}</td>
         </tr>
       )))}
@@ -26,10 +33,13 @@ function KindRows({ label, kinds }: { label: string; kinds: Kinds }) {
   );
 }
 
-/** The scene of a changed object in an app's part of the diff, for the render. */
-function sceneOf(part: Diff["apps"][string]): string | undefined {
-  const all = [...part.objects.changed, ...part.objects.added, ...part.objects.removed] as { scene?: string }[];
-  return all.find((x) => x.scene)?.scene;
+/** Scenes drawn per app at most: each is two renders. */
+const MAX_RENDERED_SCENES = 3;
+
+/** The scenes whose objects changed in an app's part of the diff, in the order the diff lists them. */
+function scenesOf(part: Diff["apps"][string]): string[] {
+  const all = [...part.objects.added, ...part.objects.removed, ...part.objects.changed] as { scene?: unknown }[];
+  return [...new Set(all.flatMap((x) => (typeof x.scene === "string" ? [x.scene] : [])))];
 }
 
 function activeScene(part: Diff["apps"][string]) {
@@ -47,20 +57,27 @@ export function DiffView({ from, to, stamp, initial }: { from: string; to: strin
   return (
     <div data-testid="diff">
       <p>{diff.data.total_changes === 0 ? `No differences between ${from} and ${to}.` : `${diff.data.total_changes} changed record${diff.data.total_changes === 1 ? "" : "s"} from ${from} to ${to}.`}</p>
-      {apps.map(([app, part]) => (
-        <section key={app} className="diff-app">
-          <h3>{app}{activeScene(part)}</h3>
-          <table className="data-table" data-testid={`diff-table-${app}`}>
-            <thead><tr><th>Kind</th><th>Name</th><th>Field</th><th>Before</th><th>After</th></tr></thead>
-            <tbody>
-              <KindRows label="object" kinds={part.objects} />
-              <KindRows label="material" kinds={part.materials} />
-              <KindRows label="scene" kinds={part.scenes} />
-            </tbody>
-          </table>
-          <DiffRenders from={from} to={to} app={app} scene={sceneOf(part)} stamp={stamp} />
-        </section>
-      ))}
+      {apps.map(([app, part]) => {
+        const scenes = scenesOf(part);
+        return (
+          <section key={app} className="diff-app">
+            <h3>{app}{activeScene(part)}</h3>
+            <table className="data-table" data-testid={`diff-table-${app}`}>
+              <thead><tr><th>Kind</th><th>{scenes.length > 1 ? "Scene / name" : "Name"}</th><th>Field</th><th>Before</th><th>After</th></tr></thead>
+              <tbody>
+                <KindRows label="object" kinds={part.objects} scenes={scenes.length > 1} />
+                <KindRows label="material" kinds={part.materials} />
+                <KindRows label="scene" kinds={part.scenes} />
+              </tbody>
+            </table>
+            {/* One pair of renders per scene whose objects changed (the active one when none did). */}
+            {(scenes.length ? scenes.slice(0, MAX_RENDERED_SCENES) : [undefined]).map((scene, i) => (
+              <DiffRenders key={scene ?? ""} from={from} to={to} app={app} scene={scene} named={scenes.length > 1} testId={i === 0 ? `renders-${app}` : `renders-${app}-${scene}`} stamp={stamp} />
+            ))}
+            {scenes.length > MAX_RENDERED_SCENES && <p className="muted small">{scenes.length - MAX_RENDERED_SCENES} more changed scene(s) not drawn: {scenes.slice(MAX_RENDERED_SCENES).join(", ")}.</p>}
+          </section>
+        );
+      })}
     </div>
   );
 }

@@ -34,7 +34,7 @@ export function TransactionPanel({ stamp, onChanged }: { stamp: number; onChange
         </>
       ) : (
         <>
-          <p className="muted">No transaction is open.{s.last && <> The last one, <strong>{s.last.name}</strong>, was {s.last.outcome.replace("_", " ")} ({s.last.operations} operations).</>}</p>
+          <p className="muted">No transaction is open.{s.last && <> The last one, <strong>{s.last.name}</strong>, was {s.last.outcome.replace("_", " ")} ({s.last.operations} operation{s.last.operations === 1 ? "" : "s"}).</>}</p>
           <form className="row" onSubmit={(e) => { e.preventDefault(); void act(() => api.write("begin_transaction", { name }), `Began "${name}"`).then(() => setName("")); }}>
             <input aria-label="Transaction name" placeholder="Transaction name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} data-testid="tx-name" />
             <button type="submit" disabled={!name.trim()} data-testid="tx-begin">Begin</button>
