@@ -203,8 +203,13 @@ test("builder: run history survives a reload, wheel scrolls and Ctrl+wheel zooms
   await expect(page.locator("#r-description")).toHaveValue("edited, not saved");
 });
 
-test("on a phone (390 px) no page scrolls sideways and the scene view keeps its width", async ({ page }) => {
+test("on a phone (390 px) no page scrolls sideways, the scene view keeps its width, nothing asked for is missing", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  // ...and no page asks for anything that is not there (the browser's icon request was a 404 on each).
+  const missing: string[] = [];
+  page.on("response", (r) => { if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`); });
+  // The browser's own requests (the icon) show only as console errors.
+  page.on("console", (m) => { if (m.type() === "error" && m.text().startsWith("Failed to load resource")) missing.push(`${m.text()} ${m.location().url}`); });
   for (const path of ["/", "/scene", "/versions", "/pipeline", "/recipes", "/recipes/basic-scene-setup"]) {
     await page.goto(path);
     await page.waitForLoadState("networkidle");
@@ -215,6 +220,7 @@ test("on a phone (390 px) no page scrolls sideways and the scene view keeps its 
       expect(box.x + box.width, `${path}: ${label}`).toBeLessThanOrEqual(390);
     }
   }
+  expect(missing).toEqual([]);
   await page.goto("/scene");
   const view = (await page.locator(".studio-view canvas").boundingBox())!;
   expect(view.width).toBeGreaterThanOrEqual(380);

@@ -63,6 +63,8 @@ export function ObjectTree({ objects, selected, onSelect }: { objects: readonly 
         ))}
       </ul>
       {rows.length > MAX_ROWS && <p className="muted">{rows.length - MAX_ROWS} more: type in the filter to find them.</p>}
+      {objects.length === 0 && <p className="muted">No objects in this scene yet: create one with <code>create_gameobject</code>, or run a recipe.</p>}
+      {objects.length > 0 && rows.length === 0 && <p className="muted">No object matches “{filter.trim()}”.</p>}
     </aside>
   );
 }
