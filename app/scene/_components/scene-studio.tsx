@@ -74,7 +74,6 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
   return (
     <div className="studio">
       <header className="studio-bar">
-        <a href="/" className="studio-home">Kiln</a>
         <nav aria-label="App">
           {APP_LINKS.map((a) => (
             <a key={a} href={`/scene?app=${a}`} aria-current={model?.app === a ? "page" : undefined}>{a}</a>
@@ -88,7 +87,7 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
             </select>
           </label>
         )}
-        {model && !(model.scenes.length > 1) && <span className="muted">{model.app} / {model.scene}</span>}
+        {model && !(model.scenes.length > 1) && <span className="studio-scene">Scene <strong>{model.scene}</strong></span>}
         <span className="spacer" />
         <button type="button" onClick={() => run("Undo", api.undo)} title="Undo (Ctrl+Z)">Undo</button>
         <button type="button" onClick={() => run("Redo", api.redo)} title="Redo (Ctrl+Shift+Z)">Redo</button>
