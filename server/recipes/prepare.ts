@@ -41,6 +41,8 @@ export interface ZodContext {
   noun: string;
   /** Extra words for an issue at a path (e.g. which placeholder produced the value). */
   explain?: (path: PathSegment[]) => string;
+  /** The value the issue is about (undefined: absent), for issues whose message does not say. */
+  valueAt?: (path: PathSegment[]) => unknown;
 }
 
 /** Zod issues → positioned issues; unknown keys get one issue each, at the key, with a hint. */
@@ -59,8 +61,11 @@ export function fromZod(issues: readonly Issue[], base: PathSegment[], locate: L
       const message = `invalid name "${last}": ${issue.issues[0]?.message ?? issue.message}`;
       out.push({ path: formatPath(path), ...locate(path, { key: true }), message });
     } else {
-      const missing = issue.code === "invalid_type" && / received undefined$/.test(issue.message);
-      const message = missing ? `required ${context.noun} "${last}" is missing` : issue.message;
+      // An absent value fails as a wrong type, or, for a list of allowed values, as none of them.
+      const missing = (issue.code === "invalid_type" && / received undefined$/.test(issue.message))
+        || (issue.code === "invalid_value" && context.valueAt !== undefined && context.valueAt(path) === undefined);
+      const message = missing ? `required ${context.noun} "${last}" is missing`
+        : issue.code === "invalid_value" && issue.message.startsWith("Invalid option") ? `expected one of ${issue.values.map(String).join(", ")}` : issue.message;
       out.push({ path: formatPath(path), ...locate(path), message: message + (context.explain?.(path) ?? "") });
     }
   }

@@ -108,6 +108,8 @@ describe("validateRecipe", () => {
     ["a name with no id", "  - name: '!!!'\n    tool: set_camera\n", /gives no usable step id/],
     ["an unknown param", "  - name: A\n    tool: set_camera\n    params: { fov: 60 }\n", /unknown parameter "fov"/],
     ["a missing param", "  - name: A\n    tool: take_screenshot\n    params: { width: 100 }\n", /required parameter "height" is missing/],
+    ["a missing param that takes a list of values", "  - name: A\n    tool: create_gameobject\n    params: { name: Box }\n", /required parameter "type" is missing/],
+    ["a value not in the list", "  - name: A\n    tool: create_gameobject\n    params: { name: Box, type: Cone }\n", /expected one of Plane, Cube, Empty, Sphere, Cylinder$/],
     ["a step that is not a mapping", "  - just text\n", /a step must be a mapping with name and tool/],
     ["a variable name with a hyphen", "  - name: A\n    tool: set_camera\nvariables: { a-b: 1 }\n", /invalid name "a-b": a variable name is letters/],
     ["a reserved variable", "  - name: A\n    tool: set_camera\nvariables: { steps: 1 }\n", /reserved/],

@@ -73,7 +73,8 @@ function checkStep(step: StepToCheck, prepared: PreparedRecipe, catalogue: Recip
     const name = step.fromVariable.find(([p]) => p === at)?.[1];
     return name === undefined ? "" : ` (the value comes from {{ ${name} }}, which is ${JSON.stringify(prepared.variables[name])})`;
   };
-  errors.push(...fromZod(relevant, ["steps", step.index, "params"], locate, { known, noun: "parameter", explain }));
+  const valueAt = (path: PathSegment[]) => path.slice(3).reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<PathSegment, unknown>)[key] : undefined), step.params);
+  errors.push(...fromZod(relevant, ["steps", step.index, "params"], locate, { known, noun: "parameter", explain, valueAt }));
 }
 
 /**
