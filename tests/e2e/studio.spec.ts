@@ -236,6 +236,11 @@ test("versions: a diff that spans two scenes of an app says which scene each obj
   await tool(request, "save_version", { name: "two scenes" });
   await tool(request, "create_gameobject", { name: "NewInA", type: "Sphere", app: "godot", scene: "DiffA", position: { x: 1.5, y: 0.5, z: 0 } });
   await tool(request, "create_gameobject", { name: "NewInB", type: "Cube", app: "godot", scene: "DiffB", position: { x: -1.5, y: 0.5, z: 0 } });
+  // A scene made after the version: its "before" side is a note, not a render that cannot exist.
+  await tool(request, "create_scene", { name: "DiffNew", app: "godot" });
+  await tool(request, "create_gameobject", { name: "InNewScene", type: "Cube", app: "godot", scene: "DiffNew" });
+  const failed: string[] = [];
+  page.on("response", (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
   await page.goto("/versions");
   const table = page.getByTestId("diff-table-godot");
   await expect(table.locator("th").nth(1)).toHaveText("Scene / name");
@@ -243,8 +248,10 @@ test("versions: a diff that spans two scenes of an app says which scene each obj
   await expect(table.locator("tr", { hasText: "NewInB" })).toContainText("DiffB / NewInB");
   // One pair of renders per scene, named, each with its change boxed.
   const section = page.locator("section.diff-app", { has: table });
-  await expect(section.locator("figure")).toHaveCount(2);
+  await expect(section.locator("figure")).toHaveCount(3);
   for (const scene of ["DiffA", "DiffB"])
     await expect(section.locator("figure", { hasText: `${scene}:` })).toHaveAttribute("data-marks", /[1-9]/, { timeout: 20_000 });
+  await expect(section.locator("figure", { hasText: "DiffNew:" })).toContainText("the scene is new at working");
+  expect(failed).toEqual([]);
   await shot(page, "studio-diff-two-scenes");
 });

@@ -9,6 +9,7 @@ import { useStudioEvents } from "@/app/_lib/use-studio-events";
 import { readTool } from "../_lib/kiln-api";
 import type { RunList } from "../_lib/kiln-types";
 import { useTRPC } from "../_lib/trpc";
+import { formatDuration } from "../_lib/run-progress";
 
 const LIMIT = 10;
 
@@ -46,7 +47,7 @@ export function RunHistory({ recipe, shownRunId, running, onOpen, onRunAgain }: 
         {runs.map((r) => (
           <li key={r.run_id} className={r.run_id === shownRunId ? "is-shown" : undefined} data-testid="run-history-item">
             <span className={`run-pill run-${r.status}`}>{r.status}</span>
-            <span className="muted small" title={r.started_at}>{new Date(r.started_at).toLocaleString("en-GB")}{r.duration_ms != null ? ` · ${r.duration_ms} ms` : ""}</span>
+            <span className="muted small" title={r.started_at}>{new Date(r.started_at).toLocaleString("en-GB")}{r.duration_ms != null ? ` · ${formatDuration(r.duration_ms)}` : ""}</span>
             <span className="muted small">{r.step_counts.succeeded}/{r.step_counts.total} ok{r.step_counts.failed ? ` · ${r.step_counts.failed} failed` : ""}</span>
             <span className="run-list-actions">
               <button type="button" onClick={() => onOpen(r.run_id)} aria-label={`Open the run of ${r.started_at}`} data-testid="run-open">Open</button>

@@ -1,6 +1,6 @@
 "use client";
 /** A step's part of the last run: status, time, and its result (screenshots as images) or error. */
-import { screenshotUrl, type NodeRun } from "../_lib/run-progress";
+import { formatDuration, screenshotUrl, type NodeRun } from "../_lib/run-progress";
 import { ScreenshotImage } from "./screenshot-image";
 
 const TITLES = { pending: "Waiting to run", running: "Running…", succeeded: "Succeeded", failed: "Failed", skipped: "Skipped" } as const;
@@ -13,7 +13,7 @@ export function RunOutput({ run }: { run: NodeRun }) {
     <div className={`run-output run-${run.status}`} data-testid="run-output">
       <h3 className="inspector-subhead">
         Last run: {TITLES[run.status]}
-        {outcome && <span className="muted"> · {outcome.duration_ms.toFixed(1)} ms</span>}
+        {outcome && <span className="muted"> · {formatDuration(outcome.duration_ms)}</span>}
       </h3>
       {outcome?.reason && <p className="muted">{outcome.reason}</p>}
       {outcome?.error && (

@@ -57,7 +57,7 @@ export function NumberField({ spec, value, onChange, id, label }: FieldProps) {
         aria-invalid={problem ? true : undefined}
         className={problem ? "is-invalid" : undefined}
         value={text}
-        placeholder={spec.default !== undefined ? formatField(spec.default) : "0"}
+        placeholder={spec.default !== undefined ? `default ${formatField(spec.default)}` : spec.required ? "required" : "optional"}
         title={problem ? `Expected ${problem}` : undefined}
         onChange={(e) => {
           setText(e.target.value);

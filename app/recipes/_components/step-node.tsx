@@ -12,6 +12,7 @@ import { MAX_NODE_ERRORS } from "../_lib/layout";
 import { summarizeParams } from "../_lib/summary";
 import { useTools } from "./builder-context";
 import { ScreenshotImage } from "./screenshot-image";
+import { formatDuration } from "../_lib/run-progress";
 
 const STATUS_LABEL = { pending: "waiting", running: "running", succeeded: "succeeded", failed: "failed", skipped: "skipped" } as const;
 const STATUS_ICON = { pending: "…", running: "●", succeeded: "✓", failed: "✕", skipped: "↷" } as const;
@@ -46,7 +47,7 @@ function StepNodeView({ data, selected }: NodeProps<StepNodeType>) {
         <span className="node-title">{text(step.name) || <em>unnamed step</em>}</span>
         {run && (
           <span className={`run-pill run-${run.status}`} title={run.outcome?.error?.message ?? run.outcome?.reason ?? STATUS_LABEL[run.status]}>
-            {STATUS_ICON[run.status]} {run.outcome ? `${Math.round(run.outcome.duration_ms)} ms` : STATUS_LABEL[run.status]}
+            {STATUS_ICON[run.status]} {run.outcome ? formatDuration(run.outcome.duration_ms) : STATUS_LABEL[run.status]}
           </span>
         )}
       </div>

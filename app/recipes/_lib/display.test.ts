@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { readableError } from "./errors";
 import { fieldIssues, indexIssues, parsePath } from "./issues";
-import { nodeRuns, runCounts, screenshotUrl, type StepOutcome } from "./run-progress";
+import { formatDuration, nodeRuns, runCounts, screenshotUrl, type StepOutcome } from "./run-progress";
 import { convertVariable, formatValue, summarizeParams, variableType } from "./summary";
 import { groupTools, type ToolInfo } from "./tools";
 
@@ -95,5 +95,11 @@ describe("groupTools", () => {
     expect(found.map((g) => g.tools.map((t) => t.name))).toEqual([["take_screenshot", "set_camera"]]);
     expect(groupTools(tools, "take scr")[0].tools[0].name).toBe("take_screenshot");
     expect(groupTools(tools, "nothing like it")).toEqual([]);
+  });
+});
+
+describe("durations", () => {
+  it("are written the same on nodes, the side panel and the run history: tenths below 10 ms", () => {
+    expect([0.08, 0.1, 9.94, 10, 12.6, 1234.4].map(formatDuration)).toEqual(["0.1 ms", "0.1 ms", "9.9 ms", "10 ms", "13 ms", "1234 ms"]);
   });
 });

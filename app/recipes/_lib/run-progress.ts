@@ -56,3 +56,8 @@ export function screenshotUrl(result: unknown): string | undefined {
   const url = (result as { url?: unknown } | null)?.url;
   return typeof url === "string" && /^\/screenshots\/[0-9a-f-]+\.png$/.test(url) ? url : undefined;
 }
+
+/** A step's or run's duration as the builder shows it everywhere: tenths below 10 ms ("0.1 ms"), whole ms above. */
+export function formatDuration(ms: number): string {
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}

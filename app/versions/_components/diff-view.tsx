@@ -42,6 +42,14 @@ function scenesOf(part: Diff["apps"][string]): string[] {
   return [...new Set(all.flatMap((x) => (typeof x.scene === "string" ? [x.scene] : [])))];
 }
 
+/** The side of the diff on which this scene does not exist: it was added (no "before") or removed (no "after"). */
+function absentSide(part: Diff["apps"][string], scene: string | undefined): "before" | "after" | undefined {
+  if (scene === undefined) return undefined;
+  if (part.scenes.added.some((x) => nameOf(x) === scene)) return "before";
+  if (part.scenes.removed.some((x) => nameOf(x) === scene)) return "after";
+  return undefined;
+}
+
 function activeScene(part: Diff["apps"][string]) {
   const a = part.active_scene as { old: unknown; new: unknown } | undefined;
   return a ? <span className="muted small"> · active scene {show(a.old)} → {show(a.new)}</span> : null;
@@ -72,7 +80,7 @@ export function DiffView({ from, to, stamp, initial }: { from: string; to: strin
             </table>
             {/* One pair of renders per scene whose objects changed (the active one when none did). */}
             {(scenes.length ? scenes.slice(0, MAX_RENDERED_SCENES) : [undefined]).map((scene, i) => (
-              <DiffRenders key={scene ?? ""} from={from} to={to} app={app} scene={scene} named={scenes.length > 1} testId={i === 0 ? `renders-${app}` : `renders-${app}-${scene}`} stamp={stamp} />
+              <DiffRenders key={scene ?? ""} from={from} to={to} app={app} scene={scene} named={scenes.length > 1} absent={absentSide(part, scene)} testId={i === 0 ? `renders-${app}` : `renders-${app}-${scene}`} stamp={stamp} />
             ))}
             {scenes.length > MAX_RENDERED_SCENES && <p className="muted small">{scenes.length - MAX_RENDERED_SCENES} more changed scene(s) not drawn: {scenes.slice(MAX_RENDERED_SCENES).join(", ")}.</p>}
           </section>
