@@ -236,6 +236,8 @@ test("versions: a diff that spans two scenes of an app says which scene each obj
   await tool(request, "save_version", { name: "two scenes" });
   await tool(request, "create_gameobject", { name: "NewInA", type: "Sphere", app: "godot", scene: "DiffA", position: { x: 1.5, y: 0.5, z: 0 } });
   await tool(request, "create_gameobject", { name: "NewInB", type: "Cube", app: "godot", scene: "DiffB", position: { x: -1.5, y: 0.5, z: 0 } });
+  // Keyframes read as their times, not as JSON.
+  for (const time of [0, 1]) await tool(request, "set_keyframe", { app: "godot", scene: "DiffA", target: "BaseDiffA", time });
   // A scene made after the version: its "before" side is a note, not a render that cannot exist.
   await tool(request, "create_scene", { name: "DiffNew", app: "godot" });
   await tool(request, "create_gameobject", { name: "InNewScene", type: "Cube", app: "godot", scene: "DiffNew" });
@@ -246,6 +248,7 @@ test("versions: a diff that spans two scenes of an app says which scene each obj
   await expect(table.locator("th").nth(1)).toHaveText("Scene / name");
   await expect(table.locator("tr", { hasText: "NewInA" })).toContainText("DiffA / NewInA");
   await expect(table.locator("tr", { hasText: "NewInB" })).toContainText("DiffB / NewInB");
+  await expect(page.getByTestId("diff-BaseDiffA-keyframes").locator("td.diff-new")).toHaveText("2 keys at 0, 1 s");
   // One pair of renders per scene, named, each with its change boxed.
   const section = page.locator("section.diff-app", { has: table });
   await expect(section.locator("figure")).toHaveCount(3);

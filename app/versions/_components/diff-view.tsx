@@ -7,7 +7,14 @@ import { DiffRenders } from "./diff-renders";
 type Kinds = Diff["apps"][string]["objects"];
 type Changed = { name: string; scene?: string; fields: Record<string, { old: unknown; new: unknown }> };
 
-const show = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
+/** A field's value in a cell: keyframes as their times (the whole list is in the cell's title), other objects as JSON. */
+const show = (v: unknown) => {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v) && v.length > 0 && v.every((k) => typeof (k as { time?: unknown })?.time === "number"))
+    return `${v.length} key${v.length === 1 ? "" : "s"} at ${v.map((k) => (k as { time: number }).time).join(", ")} s`;
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+};
+const detail = (v: unknown) => (v !== null && typeof v === "object" ? JSON.stringify(v, null, 1) : undefined);
 const nameOf = (x: unknown) => String((x as { name?: unknown })?.name ?? "?");
 
 /** An object's name, after its scene's when the app's part of the diff spans several scenes. */
@@ -26,7 +33,7 @@ function KindRows({ label, kinds, scenes = false }: { label: string; kinds: Kind
       {changed.flatMap((c) => Object.entries(c.fields).map(([field, v], i) => (
         <tr key={`c-${key(c)}-${field}`} data-testid={`diff-${c.name}-${field}`}>
           <td>{i === 0 ? label : ""}</td><td>{i === 0 ? <Name x={c} scenes={scenes} /> : ""}</td>
-          <td><code>{field}</code></td><td className="mono diff-old">{show(v.old)}</td><td className="mono diff-new">{show(v.new)}</td>
+          <td><code>{field}</code></td><td className="mono diff-old" title={detail(v.old)}>{show(v.old)}</td><td className="mono diff-new" title={detail(v.new)}>{show(v.new)}</td>
         </tr>
       )))}
     </>
