@@ -10,10 +10,14 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { newMcpServer, requestTracker, unknownToolResult } from "../api/mcp";
 import type { ToolDefinition } from "../tools/define-tool";
 
+/** How long a forwarded call may take: a day (the service has no limit of its own; a timer needs one). */
+const FORWARD_TIMEOUT_MS = 24 * 3600 * 1000;
+
 /**
  * Serves stdio MCP by forwarding to `url`/mcp until `ended` resolves, then answers the requests
  * still in progress and closes; only `tools` are exposed. It introduces itself and refuses hidden
- * tools as the service's /mcp and the in-process `kiln mcp` do, so a client cannot tell them apart.
+ * tools as the service's /mcp and the in-process `kiln mcp` do. If the service cannot be reached,
+ * a call fails as a JSON-RPC error (there is no tool result to give).
  */
 export async function bridgeToService(url: string, tools: ToolDefinition[], token: string | undefined, ended: Promise<void>): Promise<void> {
   const client = new Client({ name: "kiln-mcp-bridge", version: "1.0.0" });
@@ -25,8 +29,12 @@ export async function bridgeToService(url: string, tools: ToolDefinition[], toke
   server.setRequestHandler(ListToolsRequestSchema, (request) =>
     track(client.listTools(request.params).then((listed) => ({ ...listed, tools: listed.tools.filter((t) => exposed.has(t.name)) }))),
   );
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    exposed.has(request.params.name) ? track(client.callTool(request.params)) : unknownToolResult(request.params.name),
+  // No timeout of the SDK's own (60 s): a long recipe run answers when it ends, as over /mcp; a
+  // client's cancellation is passed on.
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    exposed.has(request.params.name)
+      ? track(client.callTool(request.params, undefined, { signal: extra.signal, timeout: FORWARD_TIMEOUT_MS }))
+      : unknownToolResult(request.params.name),
   );
   await server.connect(new StdioServerTransport());
   await ended;

@@ -4,7 +4,7 @@
  * calls the tool (set_transform, set_material, set_keyframe, add_modifier) when it is committed
  * (Enter or leaving the field); the view then changes through GET /events like any other change.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Vec3 } from "@/server/scene/types";
 import type { SceneApi } from "../_lib/scene-api";
 import type { ObjectView, SceneModel } from "../_lib/scene-model";
@@ -18,12 +18,25 @@ interface Props { object: ObjectView | null; model: SceneModel | null; api: Scen
 /** A number input; `onCommit` may resolve to false (the tool refused): the field then shows `value` again. */
 function NumberField({ label, value, onCommit }: { label: string; value: number; onCommit: (v: number) => void | Promise<boolean> }) {
   const [text, setText] = useState(String(value));
-  useEffect(() => setText(String(value)), [value]);
+  // The value now (a refusal answers later, perhaps after another object was selected) and the text
+  // last sent, so Enter then leaving the field sends it once.
+  const latest = useRef(value);
+  latest.current = value;
+  const sent = useRef<string | null>(null);
+  useEffect(() => {
+    setText(String(value));
+    sent.current = null;
+  }, [value]);
   const commit = () => {
     const v = Number(text);
     if (text.trim() === "" || !Number.isFinite(v)) return setText(String(value));
-    if (v === value) return;
-    void Promise.resolve(onCommit(v)).then((ok) => { if (ok === false) setText(String(value)); });
+    if (v === value || text === sent.current) return;
+    sent.current = text;
+    void Promise.resolve(onCommit(v)).then((ok) => {
+      if (ok !== false) return;
+      sent.current = null;
+      setText(String(latest.current));
+    });
   };
   return (
     <label className="num">
