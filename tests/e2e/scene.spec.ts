@@ -129,7 +129,8 @@ test("the README scene at /scene: view, tree, inspector edit, undo and live upda
   expect(seenAt - sentAt).toBeLessThan(500);
   // ...in its place by name, as get_scene lists the tree after a reload.
   const listed = (await tool(request, "get_scene")).objects.map((o: { name: string }) => o.name);
-  await expect(tree.getByRole("treeitem")).toHaveText(listed.map((n: string) => new RegExp(n)));
+  const exactly = (n: string) => new RegExp(`(^|\\s)${n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  await expect(tree.getByRole("treeitem")).toHaveText(listed.map(exactly));
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await shot(page, "scene-live");
 });

@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useStudioEvents } from "@/app/_lib/use-studio-events";
+import { useKilnEvents } from "@/app/_lib/use-kiln-events";
 import { readTool } from "../_lib/kiln-api";
 import type { RunList } from "../_lib/kiln-types";
 import { useTRPC } from "../_lib/trpc";
@@ -33,7 +33,7 @@ export function RunHistory({ recipe, shownRunId, running, onOpen, onRunAgain }: 
   });
   const { refetch } = query;
   // A run of this recipe started or ended elsewhere (HTTP, the CLI, another tab).
-  useStudioEvents(() => { if (recipe) void refetch(); }, ["run"]);
+  useKilnEvents((e) => { if (e.kind === "run" && recipe && e.recipe === recipe) void refetch(); }, ["run"]);
   useEffect(() => {
     if (!running && recipe) void refetch();
   }, [running, recipe, refetch]);

@@ -100,6 +100,6 @@ describe("groupTools", () => {
 
 describe("durations", () => {
   it("are written the same on nodes, the side panel and the run history: tenths below 10 ms", () => {
-    expect([0.08, 0.1, 9.94, 10, 12.6, 1234.4].map(formatDuration)).toEqual(["0.1 ms", "0.1 ms", "9.9 ms", "10 ms", "13 ms", "1234 ms"]);
+    expect([0.08, 0.1, 9.94, 9.96, 10, 12.6, 1234.4].map(formatDuration)).toEqual(["0.1 ms", "0.1 ms", "9.9 ms", "10 ms", "10 ms", "13 ms", "1234 ms"]);
   });
 });

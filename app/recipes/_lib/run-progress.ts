@@ -59,5 +59,6 @@ export function screenshotUrl(result: unknown): string | undefined {
 
 /** A step's or run's duration as the builder shows it everywhere: tenths below 10 ms ("0.1 ms"), whole ms above. */
 export function formatDuration(ms: number): string {
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms * 10) / 10;
+  return tenths < 10 ? `${tenths.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
