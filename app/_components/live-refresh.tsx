@@ -6,24 +6,13 @@
  * whole page on the server, and a recipe run or a live session sends many events a second.
  */
 import { useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
-import { useKilnEvents, type EventKind } from "@/app/_lib/use-kiln-events";
+import { useStudioEvents } from "@/app/_lib/use-studio-events";
+import type { EventKind } from "@/app/_lib/use-kiln-events";
 
 const MIN_INTERVAL_MS = 1000;
 
 export function LiveRefresh({ kinds }: { kinds?: readonly EventKind[] }) {
   const router = useRouter();
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const last = useRef(0);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useKilnEvents(() => {
-    if (timer.current) return; // one is already due: it will show this change too
-    const wait = Math.max(0, last.current + MIN_INTERVAL_MS - Date.now());
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      last.current = Date.now();
-      router.refresh();
-    }, Math.max(wait, 50));
-  }, kinds);
+  useStudioEvents(() => router.refresh(), kinds, MIN_INTERVAL_MS);
   return null;
 }
