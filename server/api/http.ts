@@ -8,7 +8,8 @@ import { fail, ok, toErrorBody } from "./envelope";
 import { readBody } from "./security";
 import { admit } from "./admit";
 import { callTool } from "./trpc";
-import { CLIENT_HEADER, withSource } from "../events/source";
+import { withCaller } from "../teams/actor";
+import { callerOf } from "./caller";
 
 /** Query parameters as an object; a repeated key becomes an array. */
 function queryParams(url: URL): Record<string, unknown> {
@@ -82,8 +83,7 @@ export async function handleToolRequest(req: Request, name: string): Promise<Res
   const parsed = await readParams(req, kiln.config.bodyLimit);
   if ("response" in parsed) return parsed.response;
   try {
-    const source = req.headers.get(CLIENT_HEADER) === "cli" ? "cli" : "http";
-    return ok(await withSource(source, () => callTool({ kiln }, tool.name, parsed.params)));
+    return ok(await withCaller(callerOf(req, "http"), () => callTool({ kiln }, tool.name, parsed.params)));
   } catch (e) {
     const { status, error, headers } = toErrorBody(e);
     return fail(status, error, headers);

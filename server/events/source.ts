@@ -1,23 +1,26 @@
 /**
- * Which surface a call came in through (HTTP, MCP, a recipe run, the CLI), carried with the call's
- * async context so the workspace can tag the operation it logs without every tool passing it on.
+ * Which surface a call came in through (HTTP, MCP, a recipe run, the CLI). It is part of the
+ * caller (server/teams/actor.ts), carried with the call's async context so the workspace can tag
+ * the operation it logs without every tool passing it on.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { currentCaller, personalActor, withCaller, type ClientKind } from "../teams/actor";
 import type { EventSource } from "./types";
 
-// On globalThis: Next.js may load this module once per route bundle, and the route that sets the
-// source must share the store with the workspace that reads it.
-const KEY = Symbol.for("kiln.event-source");
-const current: AsyncLocalStorage<EventSource> = ((globalThis as { [KEY]?: AsyncLocalStorage<EventSource> })[KEY] ??= new AsyncLocalStorage());
+const CLIENT_OF_SOURCE: Record<EventSource, ClientKind> = { http: "http", mcp: "mcp", recipe: "recipe", live: "live", cli: "cli", internal: "internal" };
 
-/** Runs `fn` with `source` as the origin of the operations it causes. */
+/**
+ * Runs `fn` with `source` as the origin of the operations it causes. The person stays the current
+ * caller's (a recipe's steps are its runner's); outside any caller, the personal-mode user.
+ */
 export function withSource<T>(source: EventSource, fn: () => T): T {
-  return current.run(source, fn);
+  const { actor } = currentCaller();
+  const client = CLIENT_OF_SOURCE[source];
+  return withCaller({ source, actor: actor.client === "internal" ? personalActor(client, source) : { ...actor, client: source === "recipe" ? "recipe" : actor.client } }, fn);
 }
 
 /** The source of the call being served; "internal" outside any surface (start-up, tests). */
 export function currentSource(): EventSource {
-  return current.getStore() ?? "internal";
+  return currentCaller().source;
 }
 
 /** The header Kiln's CLI sends so its calls are told apart from other HTTP clients. */

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { Kiln } from "../runtime";
+import type { Permission } from "../teams/actor";
 
 /** The groups the catalogue, MCP filtering and the builder's tool picker use. */
 export const TOOL_GROUPS = ["editor", "version_control", "transactions", "pipeline", "recipes"] as const;
@@ -20,6 +21,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   description: string;
   access: "read" | "write";
   allowDelete?: boolean;
+  /**
+   * What the caller's role must grant (docs/teams.md): by default `read` for read tools and
+   * `write` for the others; `admin` for what only an owner may do.
+   */
+  permission?: Permission;
   /** Deletes or overwrites something (MCP destructiveHint). */
   destructive?: boolean;
   /** Calling it twice with the same input has no further effect (MCP idempotentHint). */
@@ -42,4 +48,9 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(tool: ToolD
 export function toolMethods(tool: ToolDefinition): string[] {
   if (tool.access === "read") return ["GET", "POST"];
   return tool.allowDelete ? ["POST", "DELETE"] : ["POST"];
+}
+
+/** The permission a tool needs: its own declaration, else what its access implies. */
+export function toolPermission(tool: ToolDefinition): Permission {
+  return tool.permission ?? (tool.access === "read" ? "read" : "write");
 }

@@ -4,7 +4,8 @@ import { fail } from "@/server/api/envelope";
 import { checkRequest, readBody } from "@/server/api/security";
 import { appRouter } from "@/server/api/trpc";
 import { getKiln } from "@/server/runtime";
-import { withSource } from "@/server/events/source";
+import { callerOf } from "@/server/api/caller";
+import { withCaller } from "@/server/teams/actor";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ async function handler(req: Request) {
     req = new Request(req.url, { method: "POST", headers: req.headers, body });
   }
   // allowMethodOverride: the builder sends queries as POST, since validate_recipe carries whole recipes.
-  return withSource("http", () => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) }));
+  return withCaller(callerOf(req, "browser"), () => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) }));
 }
 
 export { handler as GET, handler as POST };
