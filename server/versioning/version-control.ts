@@ -240,26 +240,58 @@ export class VersionControl {
         return tx.branch.create({ data: { name, head: from?.number ?? null, base: from?.number ?? null, workRoot: snapshot.root, workSeq: this.ws.seq } });
       });
       kilnEvents().publish({ kind: "branch", action: "created", name });
-      return this.describeBranch(row, 0, false);
+      return this.describeBranch(row, 0, false, { base: from ? versionId(from.number) : null, changed: false });
     });
   }
 
-  private describeBranch(b: BranchRow, versions: number, unsaved: boolean) {
+  private describeBranch(b: BranchRow, versions: number, unsaved: boolean, working?: { base: string | null; changed: boolean }) {
     return {
       name: b.name, head: b.head === null ? null : versionId(b.head), base: b.base === null ? null : versionId(b.base),
-      current: b.name === this.ws.branch, versions, unsaved_changes: unsaved, created_at: b.createdAt.toISOString(),
+      current: b.name === this.ws.branch, versions, unsaved_changes: unsaved,
+      working_base: working?.base ?? null, changed_since_base: working?.changed ?? unsaved,
+      created_at: b.createdAt.toISOString(),
     };
   }
 
-  /** Every branch with its head, base, version count and whether it has unsaved work. */
+  /**
+   * The versions the branches' working states were loaded from (saved as, or restored from), by
+   * branch name: the version whose snapshot is the branch's working base, preferring the branch's
+   * head, then its newest version, then the newest anywhere (equal states share a root).
+   */
+  private async workingBases(rows: BranchRow[]): Promise<Map<string, string>> {
+    const roots = [...new Set(rows.map((b) => b.workRoot))];
+    const found = await this.db.version.findMany({ where: { root: { in: roots } }, select: { number: true, root: true, branch: true }, orderBy: { number: "desc" } });
+    const bases = new Map<string, string>();
+    for (const b of rows) {
+      const same = found.filter((v) => v.root === b.workRoot);
+      const pick = same.find((v) => b.head !== null && v.number === Number(b.head)) ?? same.find((v) => v.branch === b.name) ?? same[0];
+      if (pick) bases.set(b.name, versionId(pick.number));
+    }
+    return bases;
+  }
+
+  /**
+   * Whether a branch's working state has changes since its working base: for the current branch,
+   * what restore_version would auto-save; for another, whether operations were logged on it since.
+   */
+  private async changedSinceBase(b: BranchRow): Promise<boolean> {
+    if (b.name === this.ws.branch) return this.hasUnsavedChanges();
+    return (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0;
+  }
+
+  /** Every branch with its head, base, version count, whether it has unsaved work, and what its working state was loaded from. */
   async listBranches() {
     const [rows, counts] = await Promise.all([
       this.db.branch.findMany({ orderBy: { createdAt: "asc" } }),
       this.db.version.groupBy({ by: ["branch"], _count: { _all: true } }),
     ]);
     const count = new Map(counts.map((c) => [c.branch, c._count._all]));
+    const bases = await this.workingBases(rows);
     const branches = [];
-    for (const b of rows) branches.push(this.describeBranch(b, count.get(b.name) ?? 0, await this.differsFromHead(b)));
+    for (const b of rows) {
+      const working = { base: bases.get(b.name) ?? null, changed: await this.changedSinceBase(b) };
+      branches.push(this.describeBranch(b, count.get(b.name) ?? 0, await this.differsFromHead(b), working));
+    }
     return { branches, current: this.ws.branch };
   }
 
@@ -282,7 +314,8 @@ export class VersionControl {
         kilnEvents().publish({ kind: "branch", action: "switched", name });
       }
       const versions = await this.db.version.count({ where: { branch: name } });
-      return { branch: this.describeBranch(target, versions, await this.differsFromHead(target)) };
+      const working = { base: (await this.workingBases([target])).get(name) ?? null, changed: await this.changedSinceBase(target) };
+      return { branch: this.describeBranch(target, versions, await this.differsFromHead(target), working) };
     });
   }
 
