@@ -132,6 +132,11 @@ export class VersionControl {
     return row;
   }
 
+  /** One version's public shape; 404 VERSION_NOT_FOUND when there is none. */
+  async get(id: string) {
+    return describeVersion(await this.version(id));
+  }
+
   /** Versions, newest first. */
   async list(limit: number, offset: number, branch?: string) {
     const where = branch ? { branch } : {};

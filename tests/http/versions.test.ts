@@ -189,6 +189,21 @@ describe("restore's auto-save: only when the working state changed since it was 
   });
 });
 
+describe("get_scene of a version", () => {
+  it("reads a saved version's scene without restoring it; a bad or unknown id changes nothing", async () => {
+    await kiln.ok("create_gameobject", { name: "Peek", type: "Sphere", app: "unity", position: { x: 1, y: 2, z: 3 }, if_exists: "replace" });
+    const v = await kiln.ok("save_version", { name: "peek" });
+    await kiln.ok("set_transform", { target: "Peek", app: "unity", position: { x: 7 } });
+    const working = await world();
+    const seen = await kiln.ok("get_scene", { app: "unity", version: v.version_id });
+    expect(seen.objects.find((o: { name: string }) => o.name === "Peek").position).toEqual({ x: 1, y: 2, z: 3 });
+    expect((await kiln.ok("get_scene", { app: "unity" })).objects.find((o: { name: string }) => o.name === "Peek").position).toMatchObject({ x: 7 });
+    expect((await kiln.call("get_scene", { app: "unity", version: "v999" })).body.error).toMatchObject({ code: "VERSION_NOT_FOUND" });
+    expect((await kiln.call("get_scene", { app: "unity", version: "../x" })).status).toBe(400);
+    expect(await world()).toBe(working);
+  });
+});
+
 describe("diff_versions", () => {
   it("lists objects added, removed and changed per app with old and new values", async () => {
     const a = await kiln.ok("save_version", { name: "diff base" });
