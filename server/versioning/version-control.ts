@@ -151,8 +151,13 @@ export class VersionControl {
    * Whether the working state differs from the snapshot it was loaded from (a restored version
    * included): what restore_version must auto-save so that nothing is lost.
    */
-  private async hasUnsavedChanges(): Promise<boolean> {
-    return this.ws.dirty.size > 0 && !(await this.sameContent((await snapshotWorking(this.ws, this.store)).root, this.ws.baseRoot));
+  private async hasUnsavedChanges(working?: string): Promise<boolean> {
+    return this.ws.dirty.size > 0 && !(await this.sameContent(working ?? (await this.workingRoot()), this.ws.baseRoot));
+  }
+
+  /** The snapshot root of the current working state (its base's when nothing changed since). */
+  private async workingRoot(): Promise<string> {
+    return this.ws.dirty.size > 0 ? (await snapshotWorking(this.ws, this.store)).root : this.ws.baseRoot;
   }
 
   /**
@@ -177,12 +182,9 @@ export class VersionControl {
    * working state differs from the branch's head. After restoring an older version that is
    * true although nothing would be lost (the restored state is a saved version).
    */
-  private async differsFromHead(b: BranchRow): Promise<boolean> {
+  private async differsFromHead(b: BranchRow, working?: string): Promise<boolean> {
     const head = await this.headRoot(b);
-    if (b.name === this.ws.branch) {
-      const working = this.ws.dirty.size > 0 ? (await snapshotWorking(this.ws, this.store)).root : this.ws.baseRoot;
-      return !(await this.sameContent(working, head));
-    }
+    if (b.name === this.ws.branch) return !(await this.sameContent(working ?? (await this.workingRoot()), head));
     // Another branch: its working base, plus any operations logged on it since.
     return (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0 || !(await this.sameContent(b.workRoot, head));
   }
@@ -279,9 +281,15 @@ export class VersionControl {
    * Whether a branch's working state has changes since its working base: for the current branch,
    * what restore_version would auto-save; for another, whether operations were logged on it since.
    */
-  private async changedSinceBase(b: BranchRow): Promise<boolean> {
-    if (b.name === this.ws.branch) return this.hasUnsavedChanges();
+  private async changedSinceBase(b: BranchRow, working?: string): Promise<boolean> {
+    if (b.name === this.ws.branch) return this.hasUnsavedChanges(working);
     return (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0;
+  }
+
+  /** A branch as list_branches and switch_branch describe it (the current one's working state hashed once). */
+  private async branchState(b: BranchRow, versions: number, base: string | null) {
+    const working = b.name === this.ws.branch ? await this.workingRoot() : undefined;
+    return this.describeBranch(b, versions, await this.differsFromHead(b, working), { base, changed: await this.changedSinceBase(b, working) });
   }
 
   /** Every branch with its head, base, version count, whether it has unsaved work, and what its working state was loaded from. */
@@ -293,10 +301,7 @@ export class VersionControl {
     const count = new Map(counts.map((c) => [c.branch, c._count._all]));
     const bases = await this.workingBases(rows);
     const branches = [];
-    for (const b of rows) {
-      const working = { base: bases.get(b.name) ?? null, changed: await this.changedSinceBase(b) };
-      branches.push(this.describeBranch(b, count.get(b.name) ?? 0, await this.differsFromHead(b), working));
-    }
+    for (const b of rows) branches.push(await this.branchState(b, count.get(b.name) ?? 0, bases.get(b.name) ?? null));
     return { branches, current: this.ws.branch };
   }
 
@@ -319,8 +324,7 @@ export class VersionControl {
         kilnEvents().publish({ kind: "branch", action: "switched", name });
       }
       const versions = await this.db.version.count({ where: { branch: name } });
-      const working = { base: (await this.workingBases([target])).get(name) ?? null, changed: await this.changedSinceBase(target) };
-      return { branch: this.describeBranch(target, versions, await this.differsFromHead(target), working) };
+      return { branch: await this.branchState(target, versions, (await this.workingBases([target])).get(name) ?? null) };
     });
   }
 

@@ -10,10 +10,10 @@ export const getSceneTool = defineTool({
   name: "get_scene",
   group: "editor",
   access: "read",
-  description: "The full scene as JSON: camera, objects (with hierarchy and transforms) and the app's materials; of the working state, or of a saved version (version), which is read without restoring it.",
+  description: "The full scene as JSON: camera, objects (with hierarchy and transforms) and the app's materials; of the working state, or as a version (v001) holds it, without restoring it.",
   input: z.strictObject({
     scene: name("Scene name").optional(), app: appParam(),
-    version: z.string().min(1).max(20).optional().describe("A version id such as v001: read that saved version instead of the working state (nothing is restored)."),
+    version: z.string().min(1).max(20).optional().describe("A version id such as v001: the scene as that version holds it instead of the working state (nothing is restored)."),
   }),
   output: z.object({
     app: appOut, scene: z.string(), active_scene: z.string(), scenes: z.array(z.string()),
