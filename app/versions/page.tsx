@@ -1,6 +1,6 @@
 /**
  * `/versions`: history of the working state (see _components/versions-studio.tsx). The graph, the
- * branches and the first diff come with the HTML, so the page shows them before its script runs.
+ * branches and the unsaved changes come with the HTML, so the page shows them before its script runs.
  */
 import { getKiln } from "@/server/runtime";
 import type { BranchList, Diff, VersionList } from "../_lib/studio-api";
@@ -15,8 +15,9 @@ export default async function VersionsPage() {
   try {
     const kiln = await getKiln();
     const [versions, branches] = await Promise.all([kiln.versions.list(SHOWN, 0) as Promise<VersionList>, kiln.versions.listBranches() as Promise<BranchList>]);
-    const head = branches.branches.find((b) => b.current)?.head;
-    const diff = head ? ((await kiln.versions.diff(head, "working")) as Diff) : undefined;
+    // The unsaved changes: the working state against the version it was saved as or restored from.
+    const base = branches.branches.find((b) => b.current)?.working_base;
+    const diff = base ? ((await kiln.versions.diff(base, "working")) as Diff) : undefined;
     return <VersionsStudio initial={{ versions, branches, diff }} />;
   } catch (error) {
     // The page then loads its data itself, and shows what went wrong.

@@ -1,9 +1,10 @@
 /**
  * What `kiln --run-recipe` prints for people: one line per step as it finishes (symbol, name,
- * tool, time), the reason under a failed or skipped step, then a summary. Colours only when
+ * tool, time), the reason under a failed or skipped step, a note under a step that switched an
+ * app's active scene, then a summary. Colours only when
  * the stream is a terminal and NO_COLOR is not set, so piped output stays plain text.
  */
-import type { RecipeIssue, RecipeRun, StepRecord } from "../recipes";
+import { activeSceneChange, describeActiveSceneChange, type RecipeIssue, type RecipeRun, type StepRecord } from "../recipes";
 
 type Paint = (code: string, text: string) => string;
 
@@ -49,6 +50,8 @@ export function stepPrinter(steps: { name: string; tool: string }[], write: (lin
     }
     write(`${head}  ${formatMs(step.duration_ms).padStart(8)}`);
     if (step.error) write(`    ${paint(RED, `${step.error.code}: ${step.error.message}`)}`);
+    const switched = activeSceneChange(0, step);
+    if (switched) write(`    ${paint(YELLOW, describeActiveSceneChange(switched))}`);
   };
 }
 

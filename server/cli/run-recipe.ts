@@ -236,8 +236,8 @@ async function followOnService(
     for (; shown < run.steps.length; shown++) onStep({ type: "step_finished", index: shown, step: run.steps[shown] });
     if (run.status !== "running") {
       if (run.error) throw new Error(`${run.error.code}: ${run.error.message} (run ${run.run_id})`);
-      const { run_id, recipe, variables, steps, failed_steps, transaction, duration_ms } = run;
-      return { run_id, recipe, status: run.status, variables, steps, failed_steps, ...(transaction ? { transaction } : {}), duration_ms: duration_ms ?? 0 };
+      const { run_id, recipe, variables, steps, failed_steps, active_scene_changes, transaction, duration_ms } = run;
+      return { run_id, recipe, status: run.status, variables, steps, failed_steps, active_scene_changes: active_scene_changes ?? [], ...(transaction ? { transaction } : {}), duration_ms: duration_ms ?? 0 };
     }
     await new Promise((r) => setTimeout(r, FOLLOW_MS));
   }

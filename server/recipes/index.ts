@@ -35,6 +35,8 @@ export type { PrepareOptions, PrepareRecipe, PreparedRecipe, RecipeHead } from "
 export { compileRecipe } from "./compile";
 export type { CompileIssue, RecipePlan } from "./compile";
 export { RecipeCompileError, parseVarAssignment, runRecipe, toStepError } from "./run";
+export { activeSceneChange, describeActiveSceneChange } from "./active-scene";
+export type { ActiveSceneChange } from "./active-scene";
 export type { RunOptions } from "./run";
 export { RecipeStoreError, deleteRecipe, findRecipe, listRecipes, recipeDirs, saveRecipe } from "./store";
 export type { RecipeEntry, RecipeFile, RecipeStoreOptions } from "./store";

@@ -48,6 +48,30 @@ describe("runRecipe", () => {
     expect(calls[1].params.scale).toEqual({ x: 250, y: 1, z: 250 });
   });
 
+  it("keeps each step's params as the tool got them, placeholders filled, beside its result or error", async () => {
+    const { invoke } = recorder(["create_light"]);
+    const run = await runRecipe(make([
+      { name: "Scene", tool: "create_scene", params: { name: "{{ title }}" } },
+      { name: "Light", tool: "create_light", params: { name: "l", type: "Point", intensity: "{{ power }}" }, on_error: "continue" },
+      { name: "Never", tool: "set_camera", condition: "false" },
+    ], { variables: { title: "Night", power: 2.5 } }), { invoke });
+    expect(run.steps[0]).toMatchObject({ status: "succeeded", params: { name: "Night" }, result: { name: "Night" } });
+    expect(run.steps[1]).toMatchObject({ status: "failed", params: { name: "l", type: "Point", intensity: 2.5 }, error: { code: "CONFLICT" } });
+    expect(run.steps[2]).not.toHaveProperty("params");
+  });
+
+  it("lists the steps that switched an app's active scene (their result's switched_from)", async () => {
+    let n = 0;
+    const invoke: InvokeTool = async (tool, params) =>
+      tool === "create_scene" ? { app: "unity", scene: params.name, active: true, switched_from: n++ === 0 ? "Main" : null } : {};
+    const run = await runRecipe(make([
+      { name: "First", tool: "create_scene", params: { name: "A" } },
+      { name: "Again", tool: "create_scene", params: { name: "A" } },
+      { name: "Camera", tool: "set_camera" },
+    ]), { invoke });
+    expect(run.active_scene_changes).toEqual([{ step_index: 0, step_id: "first", app: "unity", from: "Main", to: "A" }]);
+  });
+
   it("skips a step whose condition is false and still succeeds", async () => {
     const { calls, invoke } = recorder();
     const run = await runRecipe(load("basic-scene-setup"), { invoke, variables: { light_intensity: 0 } });

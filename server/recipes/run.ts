@@ -12,9 +12,12 @@
  * - once `signal` is aborted, no further step starts: they are skipped and the run fails;
  * - `transaction: true` wraps the steps in begin_transaction, then commit_transaction when the
  *   run succeeded, rollback_transaction otherwise (called through the same `invoke`);
- * - progress events are observational: a throwing `onStep` listener cannot break the run.
+ * - progress events are observational: a throwing `onStep` listener cannot break the run;
+ * - a step whose tool switched an app's active scene (its result says `switched_from`) is listed
+ *   in the run's `active_scene_changes` (active-scene.ts).
  */
 import { parse as parseYamlValue } from "yaml";
+import { activeSceneChange, type ActiveSceneChange } from "./active-scene";
 import { compileRecipe, type CompiledStep } from "./compile";
 import { formatPath } from "./parse";
 import { toCelValue, type ConditionScope } from "./condition";
@@ -107,6 +110,7 @@ export async function runRecipe(recipe: Recipe, options: RunOptions): Promise<Re
   }
 
   const records: StepRecord[] = [];
+  const sceneChanges: ActiveSceneChange[] = [];
   let failed = stopReason !== undefined;
   for (const compiled of plan.steps) {
     if (!stopReason && options.signal?.aborted) {
@@ -116,6 +120,8 @@ export async function runRecipe(recipe: Recipe, options: RunOptions): Promise<Re
     const record = stopReason ? skipped(compiled, stopReason, 0) : await runStep(compiled, invoke, resolveStep, scope, now, emit);
     records.push(record);
     byId.set(record.id, record);
+    const sceneChange = activeSceneChange(compiled.index, record);
+    if (sceneChange) sceneChanges.push(sceneChange);
     if (plan.conditionsReadSteps) {
       scope.steps[record.id] = { status: record.status, result: toCelValue(record.result), error: toCelValue(record.error) };
     }
@@ -134,6 +140,7 @@ export async function runRecipe(recipe: Recipe, options: RunOptions): Promise<Re
     variables: plan.variables,
     steps: records,
     failed_steps: records.filter((r) => r.status === "failed").length,
+    active_scene_changes: sceneChanges,
     ...(transaction ? { transaction } : {}),
     duration_ms: round(now() - started),
   };
@@ -154,14 +161,17 @@ async function runStep(
   const { step, index } = compiled;
   const base = { id: step.id, name: step.name, tool: step.tool };
   const started = now();
+  // The params the tool was called with (placeholders filled), kept with the outcome: a run
+  // shows what each step was given as well as what it gave back.
+  let params: Record<string, unknown> | undefined;
   try {
     if (compiled.condition && !compiled.condition.evaluate(scope)) return skipped(compiled, "condition was false", now() - started);
-    const params = compiled.params.render(resolveStep);
+    params = compiled.params.render(resolveStep);
     emit({ type: "step_started", index, step: base });
     const result = await invoke(step.tool, params);
-    return { ...base, status: "succeeded", result, duration_ms: round(now() - started) };
+    return { ...base, status: "succeeded", params, result, duration_ms: round(now() - started) };
   } catch (error) {
-    return { ...base, status: "failed", error: toStepError(error), duration_ms: round(now() - started) };
+    return { ...base, status: "failed", ...(params ? { params } : {}), error: toStepError(error), duration_ms: round(now() - started) };
   }
 }
 

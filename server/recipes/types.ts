@@ -3,6 +3,7 @@
  * shapes of issues, runs and progress events that the HTTP tools and the CLI hand to clients.
  */
 import type { z } from "zod";
+import type { ActiveSceneChange } from "./active-scene";
 
 /** The part of the tool registry the recipe engine needs: look a tool up, list the names. */
 export interface RecipeToolCatalogue {
@@ -41,6 +42,8 @@ export interface StepRecord {
   name: string;
   tool: string;
   status: "succeeded" | "failed" | "skipped";
+  /** The params the tool was called with, placeholders filled (steps that called their tool). */
+  params?: Record<string, unknown>;
   /** The tool's result (succeeded steps only). */
   result?: unknown;
   /** Why the step failed (failed steps only). */
@@ -66,6 +69,8 @@ export interface RecipeRun {
   steps: StepRecord[];
   /** How many steps failed; with `on_error: continue` a run can succeed with failed steps. */
   failed_steps: number;
+  /** Steps that changed an app's active scene (create_scene, open_scene), in order. */
+  active_scene_changes: ActiveSceneChange[];
   transaction?: RunTransaction;
   duration_ms: number;
 }

@@ -42,7 +42,8 @@ export function createScene(state: SceneState, p: SceneParams & Creating & { nam
   const app = getApp(state, p.app);
   const activate: Change[] = app.activeScene === p.name ? [] : [{ id: app.id, before: app, after: { ...app, activeScene: p.name } }];
   const outcome: CreateOutcome = !existing ? "created" : mode === "reuse" ? "reused" : "replaced";
-  const result = { app: p.app, scene: p.name, active: true, outcome };
+  // Said in the result: a recipe or client that only meant to add a scene learns it switched.
+  const result = { app: p.app, scene: p.name, active: true, outcome, switched_from: activate.length ? app.activeScene : null };
   if (existing && mode === "reuse") return { changes: activate, result };
   const cleared = existing ? removeObjects(state, parentsFirst(sceneObjects(state, existing))) : [];
   const scene = newScene(p.app, p.name);
@@ -54,7 +55,7 @@ export function openScene(state: SceneState, p: SceneParams & { name: string }):
   const scene = getScene(state, p.app, p.name);
   const app = getApp(state, p.app);
   const changes: Change[] = app.activeScene === scene.name ? [] : [{ id: app.id, before: app, after: { ...app, activeScene: scene.name } }];
-  return { changes, result: { app: p.app, scene: scene.name, active: true } };
+  return { changes, result: { app: p.app, scene: scene.name, active: true, switched_from: changes.length ? app.activeScene : null } };
 }
 
 type Placed = SceneParams & Creating & { name: string; position?: Partial3; rotation?: Partial3; scale?: Partial3; parent?: string };

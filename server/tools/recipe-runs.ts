@@ -4,19 +4,20 @@
  * finished so far, so a client can poll get_recipe_run while a run is in progress.
  *
  * Invariants:
- * - `steps` holds a JSON document `{steps: StepRecord[], current?, transaction?, error?}`:
+ * - `steps` holds a JSON document `{steps: StepRecord[], current?, transaction?, error?,
+ *   active_scene_changes?}`:
  *   `current` is the step in progress ({index, id, name, tool}), so a run cut off by a crash is
  *   marked `interrupted` at that step at the next start (markInterruptedRuns); `error` only when
  *   the run broke off for a reason that is no step's (the database went away, a crash);
  * - progress writes are throttled (at most one in flight, at least PROGRESS_INTERVAL_MS apart)
  *   and never block a step; the final write waits for them and always carries every step;
- * - a step result larger than MAX_STORED_RESULT bytes of JSON is stored as
+ * - a step result (or its params) larger than MAX_STORED_RESULT bytes of JSON is stored as
  *   `{truncated: true, bytes}` (the run_recipe answer itself keeps it whole), so one get_scene
  *   step of a huge scene cannot bloat the history.
  */
 import { kilnEvents } from "../events/bus";
 import type { Db } from "../db/client";
-import type { RecipeRun, RunTransaction, StepError, StepRecord, VariableValue } from "../recipes";
+import type { ActiveSceneChange, RecipeRun, RunTransaction, StepError, StepRecord, VariableValue } from "../recipes";
 
 const PROGRESS_INTERVAL_MS = 200;
 const MAX_STORED_RESULT = 64 * 1024;
@@ -33,6 +34,8 @@ export interface StoredRun {
   steps: StepRecord[];
   transaction?: RunTransaction & { id?: string };
   error?: StepError;
+  /** Steps that changed an app's active scene (RecipeRun.active_scene_changes); empty while running. */
+  active_scene_changes: ActiveSceneChange[];
   /** Where an `interrupted` run was cut off (`id`/`name`/`tool` null when not recorded in time). */
   interrupted_at?: { index: number; id: string | null; name: string | null; tool: string | null };
   started_at: string;
@@ -40,17 +43,22 @@ export interface StoredRun {
 }
 
 /** A run as list_recipe_runs returns it: counts instead of the steps themselves. */
-export type RunSummary = Omit<StoredRun, "steps" | "variables"> & {
+export type RunSummary = Omit<StoredRun, "steps"> & {
   step_counts: { total: number; succeeded: number; failed: number; skipped: number };
 };
 
 type Row = { id: string; recipe: string; source: string | null; path: string | null; status: string; variables: string; steps: string; transactionId: string | null; startedAt: Date; durationMs: number | null };
 
+/** A step's params or result as stored: itself, or `{truncated, bytes}` past MAX_STORED_RESULT. */
+function storedValue<T>(value: T): T | { truncated: true; bytes: number } {
+  if (value === undefined) return value;
+  const text = JSON.stringify(value);
+  return text.length <= MAX_STORED_RESULT ? value : { truncated: true, bytes: Buffer.byteLength(text) };
+}
+
 function storedStep(record: StepRecord): string {
-  if (record.result === undefined) return JSON.stringify(record);
-  const result = JSON.stringify(record.result);
-  if (result.length <= MAX_STORED_RESULT) return JSON.stringify(record);
-  return JSON.stringify({ ...record, result: { truncated: true, bytes: Buffer.byteLength(result) } });
+  if (record.result === undefined && record.params === undefined) return JSON.stringify(record);
+  return JSON.stringify({ ...record, params: storedValue(record.params), result: storedValue(record.result) });
 }
 
 /** Writes one run's row as it progresses. Create it with RunRecorder.start. */
@@ -81,7 +89,7 @@ export class RunRecorder {
     return recorder;
   }
 
-  private document(extra: { current?: CurrentStep; transaction?: unknown; error?: unknown } = {}): string {
+  private document(extra: { current?: CurrentStep; transaction?: unknown; error?: unknown; active_scene_changes?: unknown } = {}): string {
     const tail = Object.entries(extra).filter(([, v]) => v !== undefined).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`);
     return `{"steps":[${this.parts.join(",")}]${tail.join("")}}`;
   }
@@ -117,7 +125,7 @@ export class RunRecorder {
     const transaction = run.transaction && (transactionId ? { ...run.transaction, id: transactionId } : run.transaction);
     await this.db.recipeRun.update({
       where: { id: this.id },
-      data: { status: run.status, steps: this.document({ transaction }), durationMs: Math.round(run.duration_ms), transactionId },
+      data: { status: run.status, steps: this.document({ transaction, active_scene_changes: run.active_scene_changes.length ? run.active_scene_changes : undefined }), durationMs: Math.round(run.duration_ms), transactionId },
     });
     this.announce("finished", run.status);
   }
@@ -167,7 +175,7 @@ export async function discardRun(db: Db, id: string): Promise<void> {
   await db.recipeRun.delete({ where: { id } }).catch(() => undefined);
 }
 
-function parseDocument(text: string): { steps: StepRecord[]; transaction?: StoredRun["transaction"]; error?: StepError; interrupted_at?: StoredRun["interrupted_at"] } {
+function parseDocument(text: string): { steps: StepRecord[]; transaction?: StoredRun["transaction"]; error?: StepError; interrupted_at?: StoredRun["interrupted_at"]; active_scene_changes?: ActiveSceneChange[] } {
   try {
     const doc = JSON.parse(text) as unknown;
     if (Array.isArray(doc)) return { steps: doc as StepRecord[] };
@@ -197,6 +205,7 @@ function toStored(row: Row): StoredRun {
     ...(doc.transaction ? { transaction: doc.transaction } : {}),
     ...(doc.error ? { error: doc.error } : {}),
     ...(doc.interrupted_at ? { interrupted_at: doc.interrupted_at } : {}),
+    active_scene_changes: Array.isArray(doc.active_scene_changes) ? doc.active_scene_changes : [],
     started_at: row.startedAt.toISOString(),
     duration_ms: row.durationMs,
   };
@@ -216,7 +225,7 @@ export async function listRuns(db: Db, options: { recipe?: string; limit: number
     db.recipeRun.count({ where }),
   ]);
   const runs: RunSummary[] = rows.map((row) => {
-    const { steps, variables: _variables, ...rest } = toStored(row);
+    const { steps, ...rest } = toStored(row);
     const count = (status: StepRecord["status"]) => steps.filter((s) => s.status === status).length;
     return { ...rest, step_counts: { total: steps.length, succeeded: count("succeeded"), failed: count("failed"), skipped: count("skipped") } };
   });

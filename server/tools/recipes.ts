@@ -29,6 +29,7 @@ const issueOut = z.object({ path: z.string(), line: z.number(), column: z.number
 const validationOut = z.object({ valid: z.boolean(), errors: z.array(issueOut), warnings: z.array(issueOut) });
 const stepOut = z.object({
   id: z.string(), name: z.string(), tool: z.string(), status: z.enum(["succeeded", "failed", "skipped"]),
+  params: z.record(z.string(), z.unknown()).optional().describe("The params the tool was called with, placeholders filled (steps that called their tool)."),
   result: z.unknown().optional(),
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
   reason: z.string().optional(), duration_ms: z.number(),
@@ -37,17 +38,20 @@ const transactionOut = z.object({
   outcome: z.enum(["committed", "rolled_back", "not_started", "commit_failed", "rollback_failed"]),
   id: z.string().optional(), error: stepOut.shape.error,
 });
+const sceneChangesOut = z.array(z.object({ step_index: z.number(), step_id: z.string(), app: z.string(), from: z.string(), to: z.string() }))
+  .describe("Steps that changed an app's active scene (create_scene, open_scene: their result's switched_from), in order.");
 const runOut = z.object({
   run_id: z.string(), recipe: z.string(),
   status: z.enum(["running", "succeeded", "failed"]).describe("running only in the answer of run_recipe {wait: false}; follow the run with get_recipe_run."),
   variables: z.record(z.string(), z.unknown()), steps: z.array(stepOut),
   failed_steps: z.number().describe("Steps that failed; a run whose failed steps all have on_error: continue still succeeds."),
+  active_scene_changes: sceneChangesOut,
   transaction: transactionOut.optional(), duration_ms: z.number().nullable(),
 });
 const storedRunFields = {
   run_id: z.string(), recipe: z.string(), source: z.string().nullable(), path: z.string().nullable(),
   status: z.enum(["running", "succeeded", "failed", "interrupted"]).meta({ description: "interrupted: the Kiln process stopped during the run (marked at its next start)" }),
-  transaction: transactionOut.optional(), error: stepOut.shape.error,
+  transaction: transactionOut.optional(), error: stepOut.shape.error, active_scene_changes: sceneChangesOut,
   interrupted_at: z.object({ index: z.number(), id: z.string().nullable(), name: z.string().nullable(), tool: z.string().nullable() }).optional()
     .meta({ description: "Where an interrupted run was cut off: the step index (0-based) and, when recorded in time, its id, name and tool." }),
   started_at: z.string(), duration_ms: z.number().nullable(),
@@ -130,7 +134,7 @@ export const runRecipeTool = defineTool({
     started.done.catch((error) => console.error(`kiln: recipe run ${started.run_id} broke off:`, error));
     return {
       run_id: started.run_id, recipe: validation.recipe.name, status: "running" as const, variables: started.variables,
-      steps: [], failed_steps: 0, duration_ms: null,
+      steps: [], failed_steps: 0, active_scene_changes: [], duration_ms: null,
     };
   },
 });
@@ -213,14 +217,14 @@ export const listRecipeRuns = defineTool({
   name: "list_recipe_runs",
   group: "recipes",
   access: "read",
-  description: "Recipe runs, newest first (optionally of one recipe), with their status, time and step counts.",
+  description: "Recipe runs, newest first (optionally of one recipe), with their status, time, variables and step counts.",
   input: z.strictObject({
     recipe: recipeName("Only runs of this recipe").optional(),
     limit: num(z.number().int().min(1).max(500)).default(50),
     offset: num(z.number().int().min(0)).default(0),
   }),
   output: z.object({
-    runs: z.array(z.object({ ...storedRunFields, step_counts: z.object({ total: z.number(), succeeded: z.number(), failed: z.number(), skipped: z.number() }) })),
+    runs: z.array(z.object({ ...storedRunFields, variables: z.record(z.string(), z.unknown()).describe("The run's effective variables: the defaults with its overrides."), step_counts: z.object({ total: z.number(), succeeded: z.number(), failed: z.number(), skipped: z.number() }) })),
     total: z.number(), limit: z.number(), offset: z.number(),
   }),
   handler: (input, { kiln }) => listRuns(kiln.db, input),

@@ -10,7 +10,10 @@ const versionOut = z.object({
 });
 const branchOut = z.object({
   name: z.string(), head: z.string().nullable(), base: z.string().nullable(), current: z.boolean(),
-  versions: z.number(), unsaved_changes: z.boolean(), created_at: z.string(),
+  versions: z.number(), unsaved_changes: z.boolean(),
+  working_base: z.string().nullable().describe("The version the working state was loaded from: last saved as or restored from (null: the initial state, or that version was deleted)."),
+  changed_since_base: z.boolean().describe("The working state has changes since working_base: what restore_version saves automatically first (for another branch: operations were logged on it since)."),
+  created_at: z.string(),
 });
 const kindsOut = z.object({ added: z.array(z.unknown()), removed: z.array(z.unknown()), changed: z.array(z.unknown()) });
 

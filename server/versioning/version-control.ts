@@ -132,6 +132,11 @@ export class VersionControl {
     return row;
   }
 
+  /** One version's public shape; 404 VERSION_NOT_FOUND when there is none. */
+  async get(id: string) {
+    return describeVersion(await this.version(id));
+  }
+
   /** Versions, newest first. */
   async list(limit: number, offset: number, branch?: string) {
     const where = branch ? { branch } : {};
@@ -146,8 +151,13 @@ export class VersionControl {
    * Whether the working state differs from the snapshot it was loaded from (a restored version
    * included): what restore_version must auto-save so that nothing is lost.
    */
-  private async hasUnsavedChanges(): Promise<boolean> {
-    return this.ws.dirty.size > 0 && !(await this.sameContent((await snapshotWorking(this.ws, this.store)).root, this.ws.baseRoot));
+  private async hasUnsavedChanges(working?: string): Promise<boolean> {
+    return this.ws.dirty.size > 0 && !(await this.sameContent(working ?? (await this.workingRoot()), this.ws.baseRoot));
+  }
+
+  /** The snapshot root of the current working state (its base's when nothing changed since). */
+  private async workingRoot(): Promise<string> {
+    return this.ws.dirty.size > 0 ? (await snapshotWorking(this.ws, this.store)).root : this.ws.baseRoot;
   }
 
   /**
@@ -172,12 +182,9 @@ export class VersionControl {
    * working state differs from the branch's head. After restoring an older version that is
    * true although nothing would be lost (the restored state is a saved version).
    */
-  private async differsFromHead(b: BranchRow): Promise<boolean> {
+  private async differsFromHead(b: BranchRow, working?: string): Promise<boolean> {
     const head = await this.headRoot(b);
-    if (b.name === this.ws.branch) {
-      const working = this.ws.dirty.size > 0 ? (await snapshotWorking(this.ws, this.store)).root : this.ws.baseRoot;
-      return !(await this.sameContent(working, head));
-    }
+    if (b.name === this.ws.branch) return !(await this.sameContent(working ?? (await this.workingRoot()), head));
     // Another branch: its working base, plus any operations logged on it since.
     return (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0 || !(await this.sameContent(b.workRoot, head));
   }
@@ -240,26 +247,61 @@ export class VersionControl {
         return tx.branch.create({ data: { name, head: from?.number ?? null, base: from?.number ?? null, workRoot: snapshot.root, workSeq: this.ws.seq } });
       });
       kilnEvents().publish({ kind: "branch", action: "created", name });
-      return this.describeBranch(row, 0, false);
+      return this.describeBranch(row, 0, false, { base: from ? versionId(from.number) : null, changed: false });
     });
   }
 
-  private describeBranch(b: BranchRow, versions: number, unsaved: boolean) {
+  private describeBranch(b: BranchRow, versions: number, unsaved: boolean, working?: { base: string | null; changed: boolean }) {
     return {
       name: b.name, head: b.head === null ? null : versionId(b.head), base: b.base === null ? null : versionId(b.base),
-      current: b.name === this.ws.branch, versions, unsaved_changes: unsaved, created_at: b.createdAt.toISOString(),
+      current: b.name === this.ws.branch, versions, unsaved_changes: unsaved,
+      working_base: working?.base ?? null, changed_since_base: working?.changed ?? unsaved,
+      created_at: b.createdAt.toISOString(),
     };
   }
 
-  /** Every branch with its head, base, version count and whether it has unsaved work. */
+  /**
+   * The versions the branches' working states were loaded from (saved as, or restored from), by
+   * branch name: the version whose snapshot is the branch's working base, preferring the branch's
+   * head, then its newest version, then the newest anywhere (equal states share a root).
+   */
+  private async workingBases(rows: BranchRow[]): Promise<Map<string, string>> {
+    const roots = [...new Set(rows.map((b) => b.workRoot))];
+    const found = await this.db.version.findMany({ where: { root: { in: roots } }, select: { number: true, root: true, branch: true }, orderBy: { number: "desc" } });
+    const bases = new Map<string, string>();
+    for (const b of rows) {
+      const same = found.filter((v) => v.root === b.workRoot);
+      const pick = same.find((v) => b.head !== null && v.number === Number(b.head)) ?? same.find((v) => v.branch === b.name) ?? same[0];
+      if (pick) bases.set(b.name, versionId(pick.number));
+    }
+    return bases;
+  }
+
+  /**
+   * Whether a branch's working state has changes since its working base: for the current branch,
+   * what restore_version would auto-save; for another, whether operations were logged on it since.
+   */
+  private async changedSinceBase(b: BranchRow, working?: string): Promise<boolean> {
+    if (b.name === this.ws.branch) return this.hasUnsavedChanges(working);
+    return (await this.db.operation.count({ where: { branch: b.name, seq: { gt: b.workSeq } } })) > 0;
+  }
+
+  /** A branch as list_branches and switch_branch describe it (the current one's working state hashed once). */
+  private async branchState(b: BranchRow, versions: number, base: string | null) {
+    const working = b.name === this.ws.branch ? await this.workingRoot() : undefined;
+    return this.describeBranch(b, versions, await this.differsFromHead(b, working), { base, changed: await this.changedSinceBase(b, working) });
+  }
+
+  /** Every branch with its head, base, version count, whether it has unsaved work, and what its working state was loaded from. */
   async listBranches() {
     const [rows, counts] = await Promise.all([
       this.db.branch.findMany({ orderBy: { createdAt: "asc" } }),
       this.db.version.groupBy({ by: ["branch"], _count: { _all: true } }),
     ]);
     const count = new Map(counts.map((c) => [c.branch, c._count._all]));
+    const bases = await this.workingBases(rows);
     const branches = [];
-    for (const b of rows) branches.push(this.describeBranch(b, count.get(b.name) ?? 0, await this.differsFromHead(b)));
+    for (const b of rows) branches.push(await this.branchState(b, count.get(b.name) ?? 0, bases.get(b.name) ?? null));
     return { branches, current: this.ws.branch };
   }
 
@@ -282,7 +324,7 @@ export class VersionControl {
         kilnEvents().publish({ kind: "branch", action: "switched", name });
       }
       const versions = await this.db.version.count({ where: { branch: name } });
-      return { branch: this.describeBranch(target, versions, await this.differsFromHead(target)) };
+      return { branch: await this.branchState(target, versions, (await this.workingBases([target])).get(name) ?? null) };
     });
   }
 

@@ -54,10 +54,12 @@ describe("kiln --run-recipe in-process", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
+    // The scene it made became the active one: said under its step, not done silently.
+    expect(lines[1]).toBe('    made "Cli Scene" the active scene of unity (it was "Main")');
     const steps = [["Create new scene", "create_scene"], ["Create ground", "create_gameobject"], ["Add sun light", "create_light"], ["Set camera", "set_camera"], ["Take screenshot", "take_screenshot"]];
-    steps.forEach(([name, tool], i) => expect(lines[i]).toMatch(new RegExp(`^✓ ${name} +${tool} +[\\d.]+ (ms|s)$`)));
-    expect(lines[5]).toMatch(/^✓ basic-scene-setup succeeded: 5 succeeded, 0 failed, 0 skipped in [\d.]+ m?s \(in-process; run [0-9a-f-]{36}\)$/);
+    steps.forEach(([name, tool], i) => expect(lines[i === 0 ? 0 : i + 1]).toMatch(new RegExp(`^✓ ${name} +${tool} +[\\d.]+ (ms|s)$`)));
+    expect(lines[6]).toMatch(/^✓ basic-scene-setup succeeded: 5 succeeded, 0 failed, 0 skipped in [\d.]+ m?s \(in-process; run [0-9a-f-]{36}\)$/);
     expect(r.stdout).not.toContain("\u001b["); // not a TTY: no colours
   });
 

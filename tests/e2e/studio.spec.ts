@@ -40,10 +40,10 @@ test("versions: save two versions, diff them with marked renders, restore and br
   await expect(page.getByTestId("unsaved")).toBeVisible(); // the page heard of the change without a reload
   const after = await saveFromPage(page, "e2e after");
 
-  await page.getByTestId(`version-${before}`).click();
-  await page.getByRole("button", { name: "Diff from" }).click();
+  // The selected version's "Changes since <parent>" is the compare page of the two.
   await page.getByTestId(`version-${after}`).click();
-  await page.getByRole("button", { name: "Diff to" }).click();
+  await page.getByRole("link", { name: `Changes since ${before}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/versions/compare/${before}\\.\\.\\.${after}$`));
   const row = page.getByTestId("diff-DiffCube-position");
   await expect(row).toContainText("-1.5");
   await expect(row).toContainText("1.5");
@@ -51,12 +51,12 @@ test("versions: save two versions, diff them with marked renders, restore and br
   await expect(renders).toHaveAttribute("data-marks", /[1-9]/, { timeout: 20_000 });
   // The renders differ, and only inside the boxes drawn where the cube was and is.
   const check = await renders.evaluate((fig) => {
-    const [a, b] = [...fig.querySelectorAll("canvas")].map((c) => (c as HTMLCanvasElement).getContext("2d")!.getImageData(0, 0, c.width, c.height).data);
+    const [a, b] = ["render-before", "render-after"].map((id) => fig.querySelector<HTMLCanvasElement>(`[data-testid=${id}]`)!).map((c) => c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data);
     let differ = 0, left = 0, right = 0;
     for (let i = 0; i < a.length; i += 4) {
       if (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]) <= 24) continue;
       differ++;
-      if ((i / 4) % 480 < 240) left++; else right++;
+      if ((i / 4) % 960 < 480) left++; else right++;
     }
     return { differ, left, right, pixels: Number(fig.getAttribute("data-changed-pixels")) };
   });
@@ -65,12 +65,14 @@ test("versions: save two versions, diff them with marked renders, restore and br
   expect(check.right).toBeGreaterThan(50); // where it is now
   await shot(page, "studio-versions-diff");
 
-  page.once("dialog", (d) => void d.accept());
-  await page.getByTestId(`version-${before}`).click();
-  await page.getByTestId("restore").click();
+  await page.getByTestId("side-before").getByTestId(`restore-${before}`).click();
+  await expect(page.getByTestId("restore-plan")).toContainText("DiffCube: position");
+  await page.getByTestId("restore-confirm").click();
   await expect(page.getByTestId("message")).toHaveText(`Restored ${before}`);
   expect(await positionOf(request, "DiffCube")).toMatchObject({ x: -1.5 });
 
+  await page.goto("/versions");
+  await page.getByTestId(`version-${before}`).click();
   const branch = `e2e-${Date.now()}`;
   await page.getByTestId("branch-name").fill(branch);
   await page.getByTestId("create-branch").click();

@@ -11,7 +11,7 @@ afterAll(async () => { await kiln?.stop(); });
 
 describe("editor tools", () => {
   it("create_scene makes the new scene active; open_scene switches back", async () => {
-    expect(await kiln.ok("create_scene", { name: "Level1", app: "blender" })).toEqual({ app: "blender", scene: "Level1", active: true, outcome: "created" });
+    expect(await kiln.ok("create_scene", { name: "Level1", app: "blender" })).toEqual({ app: "blender", scene: "Level1", active: true, outcome: "created", switched_from: "Main" });
     let scene = await kiln.ok("get_scene", { app: "blender" });
     expect(scene).toMatchObject({ scene: "Level1", active_scene: "Level1", scenes: ["Level1", "Main"] });
     await kiln.ok("open_scene", { name: "Main", app: "blender" });

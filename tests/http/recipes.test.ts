@@ -260,6 +260,35 @@ describe("run history", () => {
     expect(stored.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it("keeps each run's variables in the list, and each step's params beside its result", async () => {
+    const first = await kiln.ok("run_recipe", { recipe: "basic-scene-setup", variables: { scene_name: "VarsA", ground_size: 30 } });
+    const second = await kiln.ok("run_recipe", { recipe: "basic-scene-setup", variables: { scene_name: "VarsB" } });
+    const { runs } = await kiln.ok("list_recipe_runs", { recipe: "basic-scene-setup", limit: 2 });
+    expect(runs.map((r: { run_id: string }) => r.run_id)).toEqual([second.run_id, first.run_id]);
+    expect(runs[0].variables).toEqual({ scene_name: "VarsB", ground_size: 100, light_intensity: 1.2 });
+    expect(runs[1].variables).toEqual({ scene_name: "VarsA", ground_size: 30, light_intensity: 1.2 });
+    // The inputs a step was given: the placeholders filled with this run's values.
+    expect(first.steps[1].params).toMatchObject({ name: "Ground", type: "Plane", scale: { x: 30, y: 1, z: 30 } });
+    const stored = await kiln.ok("get_recipe_run", { run_id: first.run_id });
+    expect(stored.steps[1].params).toEqual(first.steps[1].params);
+    expect(stored.steps[0].params).toEqual({ name: "VarsA", if_exists: "reuse" });
+  });
+
+  it("says when a step's create_scene switched the app's active scene: in the step's result and the run's output", async () => {
+    await kiln.ok("open_scene", { name: "Main", app: "godot" });
+    projectRecipe("switches.yaml", "name: switches\ndescription: adds a scene\nsteps:\n  - name: Add level\n    tool: create_scene\n    params: { name: Level2, app: godot, if_exists: reuse }\n  - name: Again\n    tool: create_scene\n    params: { name: Level2, app: godot, if_exists: reuse }\n");
+    const run = await kiln.ok("run_recipe", { recipe: "switches" });
+    expect(run.steps[0].result).toMatchObject({ app: "godot", scene: "Level2", switched_from: "Main" });
+    expect(run.steps[1].result).toMatchObject({ scene: "Level2", switched_from: null });
+    const change = { step_index: 0, step_id: "add_level", app: "godot", from: "Main", to: "Level2" };
+    expect(run.active_scene_changes).toEqual([change]);
+    expect((await kiln.ok("get_recipe_run", { run_id: run.run_id })).active_scene_changes).toEqual([change]);
+    expect((await kiln.ok("list_recipe_runs", { recipe: "switches", limit: 1 })).runs[0].active_scene_changes).toEqual([change]);
+    // A run that leaves the active scene alone says nothing.
+    const again = await kiln.ok("run_recipe", { recipe: "switches" });
+    expect(again.active_scene_changes).toEqual([]);
+  });
+
   it("answers 404 for an unknown run and 400 for a malformed id", async () => {
     expect((await kiln.call("get_recipe_run", { run_id: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
     expect((await kiln.call("get_recipe_run", { run_id: "../x" })).status).toBe(400);

@@ -152,6 +152,58 @@ describe("restore never loses work", () => {
   });
 });
 
+describe("restore's auto-save: only when the working state changed since it was saved or restored", () => {
+  it("restores back and forth without auto-saves, auto-saves a real change once, and says so in list_branches beforehand", async () => {
+    await kiln.ok("create_gameobject", { name: "Rule", type: "Cube", app: "blender", if_exists: "replace" });
+    const a = await kiln.ok("save_version", { name: "rule a" });
+    await kiln.ok("set_transform", { target: "Rule", app: "blender", position: { x: 2 } });
+    const b = await kiln.ok("save_version", { name: "rule b" });
+    const current = async () => (await kiln.ok("list_branches")).branches.find((x: { current: boolean }) => x.current);
+    expect(await current()).toMatchObject({ head: b.version_id, working_base: b.version_id, changed_since_base: false, unsaved_changes: false });
+    const count = async () => (await kiln.ok("list_versions", { limit: 1 })).total;
+    const versions = await count();
+
+    // Back and forth: the working state is always a saved version, so nothing is auto-saved.
+    for (const v of [a, b, a]) expect((await kiln.ok("restore_version", { version_id: v.version_id })).auto_saved).toBeNull();
+    expect(await count()).toBe(versions);
+    // After restoring the older one, it differs from the head (a save would record something) but nothing is unsaved.
+    expect(await current()).toMatchObject({ head: b.version_id, working_base: a.version_id, changed_since_base: false, unsaved_changes: true });
+
+    // A change made and undone leaves nothing to save either.
+    await kiln.ok("set_transform", { target: "Rule", app: "blender", position: { x: 9 } });
+    expect(await current()).toMatchObject({ working_base: a.version_id, changed_since_base: true });
+    await kiln.ok("undo");
+    expect(await current()).toMatchObject({ changed_since_base: false });
+    expect((await kiln.ok("restore_version", { version_id: b.version_id })).auto_saved).toBeNull();
+
+    // A real change is saved once, then the rule holds again after a restart.
+    await kiln.ok("set_transform", { target: "Rule", app: "blender", position: { x: 5 } });
+    const r = await kiln.ok("restore_version", { version_id: a.version_id });
+    expect(r.auto_saved).toMatchObject({ auto: true, parent: b.version_id });
+    expect(await count()).toBe(versions + 1);
+    await kiln.restart();
+    expect(await current()).toMatchObject({ working_base: a.version_id, changed_since_base: false });
+    expect((await kiln.ok("restore_version", { version_id: r.auto_saved.version_id })).auto_saved).toBeNull();
+    expect((await kiln.ok("restore_version", { version_id: a.version_id })).auto_saved).toBeNull();
+    expect(await count()).toBe(versions + 1);
+  });
+});
+
+describe("get_scene of a version", () => {
+  it("reads a saved version's scene without restoring it; a bad or unknown id changes nothing", async () => {
+    await kiln.ok("create_gameobject", { name: "Peek", type: "Sphere", app: "unity", position: { x: 1, y: 2, z: 3 }, if_exists: "replace" });
+    const v = await kiln.ok("save_version", { name: "peek" });
+    await kiln.ok("set_transform", { target: "Peek", app: "unity", position: { x: 7 } });
+    const working = await world();
+    const seen = await kiln.ok("get_scene", { app: "unity", version: v.version_id });
+    expect(seen.objects.find((o: { name: string }) => o.name === "Peek").position).toEqual({ x: 1, y: 2, z: 3 });
+    expect((await kiln.ok("get_scene", { app: "unity" })).objects.find((o: { name: string }) => o.name === "Peek").position).toMatchObject({ x: 7 });
+    expect((await kiln.call("get_scene", { app: "unity", version: "v999" })).body.error).toMatchObject({ code: "VERSION_NOT_FOUND" });
+    expect((await kiln.call("get_scene", { app: "unity", version: "../x" })).status).toBe(400);
+    expect(await world()).toBe(working);
+  });
+});
+
 describe("diff_versions", () => {
   it("lists objects added, removed and changed per app with old and new values", async () => {
     const a = await kiln.ok("save_version", { name: "diff base" });

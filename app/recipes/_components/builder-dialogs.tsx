@@ -21,6 +21,8 @@ export interface BuilderDialogsProps {
   help: boolean;
   closeHelp(): void;
   runOpen: boolean;
+  /** An earlier run's values to start the run dialog from. */
+  runPrefill?: { values: Record<string, unknown>; label: string };
   closeRun(): void;
   startRun(overrides: Record<string, string | number | boolean>): void;
   dirty: boolean;
@@ -51,7 +53,7 @@ export function BuilderDialogs(props: BuilderDialogsProps) {
       )}
       {props.help && <ShortcutsHelp onClose={props.closeHelp} />}
       {props.runOpen && (
-        <RunDialog name={recipeName(draft)} variables={props.variables} dirty={props.dirty} errors={props.errors} onRun={props.startRun} onClose={props.closeRun} />
+        <RunDialog name={recipeName(draft)} variables={props.variables} dirty={props.dirty} errors={props.errors} prefill={props.runPrefill} onRun={props.startRun} onClose={props.closeRun} />
       )}
       {props.question && (
         <ConfirmDialog title="Save anyway?" confirm="Save" onConfirm={props.question.proceed} onClose={props.cancelSave}>

@@ -25,9 +25,7 @@ import { useStepCommands } from "./use-step-commands";
 import { useValidation } from "./use-validation";
 import { YamlPanel } from "./yaml-panel";
 import { RunHistory } from "./run-history";
-import { recipeApi } from "../_lib/kiln-api";
-import { readableError } from "../_lib/errors";
-import { useTRPCClient } from "../_lib/trpc";
+import { useNarrow } from "./use-narrow";
 
 /** Props of BuilderEditor. */
 export interface BuilderEditorProps {
@@ -50,7 +48,6 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
   // text the user has actually written.
   const validation = useValidation(snapshot, snapshot.draft.steps.length > 0 || snapshot.draft !== initial || !!initialOrigin, knownValidation);
   const run = useRun();
-  const client = useTRPCClient();
   const { toasts, notify, dismiss } = useToasts();
   const [origin, setOrigin] = useState(initialOrigin);
   const [saved, setSaved] = useState<RecipeDraft | undefined>(initialOrigin ? initial : undefined);
@@ -58,6 +55,10 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
   const [yamlOpen, setYamlOpen] = useState(!!brokenText);
   const [help, setHelp] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
+  const [runPrefill, setRunPrefill] = useState<{ values: Record<string, unknown>; label: string }>();
+  // Phones: the side panel is a sheet under the canvas, shown on demand (the canvas keeps the screen).
+  const narrow = useNarrow();
+  const [sheet, setSheet] = useState(false);
   const [layoutToken, setLayoutToken] = useState(0);
   const [reveal, setReveal] = useState<{ id: string; n: number }>();
   const canvasRef = useRef<HTMLDivElement>(null);
@@ -78,6 +79,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
   const { select } = editor;
   const actions = useMemo<BuilderActions>(() => ({ select, openInsert: (index) => setPicker({ mode: "add", index }), focusCanvas }), [select, focusCanvas]);
   const openRun = useCallback(() => {
+    setRunPrefill(undefined);
     if (recipeName(editor.current())) setRunOpen(true);
     else notify("error", "Name the recipe first: runs use the saved recipes/<name>.yaml.");
   }, [editor, notify]);
@@ -113,17 +115,16 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
     [dirty, origin, saver, editor, run],
   );
 
-  // Run history: a past run's results go onto the current steps by position.
+  // Run history: a past run's results go onto the current steps by position; its variables
+  // (list_recipe_runs gives them) run again as they were, or start the run dialog.
   const openRun_ = useCallback((runId: string) => void run.open(runId, editor.current().steps.map((s) => s.uid)), [run, editor]);
-  const runAgain = useCallback(
-    async (runId: string) => {
-      const past = await recipeApi(client).getRun(runId).catch((e) => void notify("error", readableError(e).message));
-      if (!past) return;
-      const scalars = Object.entries(past.variables).filter((e): e is [string, string | number | boolean] => ["string", "number", "boolean"].includes(typeof e[1]));
-      await startRun(Object.fromEntries(scalars));
-    },
-    [client, notify, startRun],
-  );
+  const scalars = (variables: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(variables).filter((e): e is [string, string | number | boolean] => ["string", "number", "boolean"].includes(typeof e[1])));
+  const runAgain = useCallback((variables: Record<string, unknown>) => startRun(scalars(variables)), [startRun]);
+  const editAndRun = useCallback((variables: Record<string, unknown>) => {
+    setRunPrefill({ values: variables, label: "the values of that run" });
+    setRunOpen(true);
+  }, []);
 
   useShortcuts({
     undo: editor.undo,
@@ -136,7 +137,10 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
     selectAdjacent: commands.selectAdjacent,
     selectAll: commands.selectAll,
     addAfterSelection: () => setPicker({ mode: "add", index: commands.insertionIndex() }),
-    editSelection: () => (document.querySelector("#inspector input, #inspector textarea") as HTMLElement | null)?.focus(),
+    editSelection: () => {
+      setSheet(true);
+      requestAnimationFrame(() => (document.querySelector("#inspector input, #inspector textarea") as HTMLElement | null)?.focus());
+    },
     escape: () => (canvasRef.current?.contains(document.activeElement) ? editor.select([]) : focusCanvas()),
     autoLayout: () => setLayoutToken((n) => n + 1),
     help: () => setHelp(true),
@@ -150,7 +154,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
     if (firstRender.current) return void (firstRender.current = false);
     const timer = setTimeout(() => revealNode(editor.selection[editor.selection.length - 1] ?? START_ID), 80);
     return () => clearTimeout(timer);
-  }, [yamlOpen]);
+  }, [yamlOpen, sheet]);
 
   // Unsaved edits: closing the tab, the back link, the navigation bar and Back all ask first.
   useLeaveGuard(dirty, "This recipe has unsaved changes. Leave and lose them?");
@@ -159,7 +163,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
   return (
     <ToolsContext.Provider value={toolMap}>
       <ActionsContext.Provider value={actions}>
-        <div className="builder">
+        <main className={`builder${narrow ? (sheet ? " sheet-open" : " sheet-closed") : ""}`}>
           <Toolbar
             name={name}
             dirty={dirty}
@@ -174,7 +178,9 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
               undo: editor.undo, redo: editor.redo, add: () => setPicker({ mode: "add", index: commands.insertionIndex() }),
               autoLayout: () => setLayoutToken((n) => n + 1), toggleYaml: () => setYamlOpen((o) => !o), validate: () => void validateNow(),
               save: () => void saver.save(), run: openRun, help: () => setHelp(true),
+              ...(narrow ? { togglePanel: () => setSheet((o) => !o) } : {}),
             }}
+            panelOpen={sheet}
           />
           <div className="builder-main">
             <div className="canvas" ref={canvasRef} tabIndex={0} role="application" aria-label="Recipe canvas: arrow keys select steps, Enter edits, Shift+A adds a step, ? lists the shortcuts" data-testid="canvas">
@@ -183,7 +189,8 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
               </ReactFlowProvider>
             </div>
             <Inspector draft={draft} selection={editor.selection} issues={validation.index} runs={run.state.runs} edit={editor.edit} commands={{ ...commands, pickTool: (uid: string) => setPicker({ mode: "change", uid }) }}
-              recipeExtra={<RunHistory recipe={origin?.name} shownRunId={run.state.runId} running={run.state.phase === "running"} onOpen={openRun_} onRunAgain={(id) => void runAgain(id)} />} />
+              onHide={narrow ? () => setSheet(false) : undefined}
+              recipeExtra={<RunHistory recipe={origin?.name} defaults={variableEntries(draft)} shownRunId={run.state.runId} running={run.state.phase === "running"} onOpen={openRun_} onRunAgain={(v) => void runAgain(v)} onEditAndRun={editAndRun} />} />
             {yamlOpen && (
               <YamlPanel text={brokenText && draft === initial ? brokenText : snapshot.text} issues={validation.result?.errors ?? []} fileName={`${name || "recipe"}.yaml`} current={editor.current} onApply={(d, coalesce) => editor.edit(() => d, coalesce)} onClose={() => setYamlOpen(false)} />
             )}
@@ -197,6 +204,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
             help={help}
             closeHelp={() => setHelp(false)}
             runOpen={runOpen}
+            runPrefill={runPrefill}
             closeRun={() => setRunOpen(false)}
             startRun={(o) => void startRun(o)}
             dirty={dirty || !origin}
@@ -206,7 +214,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
             cancelSave={saver.cancel}
           />
           <Toasts toasts={run.state.phase === "error" && run.state.message ? [...toasts, { id: -1, kind: "error", text: run.state.message }] : toasts} dismiss={(id) => (id === -1 ? run.clear() : dismiss(id))} />
-        </div>
+        </main>
       </ActionsContext.Provider>
     </ToolsContext.Provider>
   );

@@ -34,12 +34,14 @@ export interface InspectorProps {
   commands: StepCommands;
   /** Shown under the recipe's own fields (the run history). */
   recipeExtra?: ReactNode;
+  /** Phones: hide the panel (a sheet under the canvas). */
+  onHide?(): void;
 }
 
 const idOf = (value: unknown) => (isRecord(value) && typeof value.id === "string" ? value.id : stepIdFromName(stepName(value)));
 
 /** The side panel. */
-export function Inspector({ draft, selection, issues, runs, edit, commands, recipeExtra }: InspectorProps) {
+export function Inspector({ draft, selection, issues, runs, edit, commands, recipeExtra, onHide }: InspectorProps) {
   const tools = useTools();
   const steps = selection.filter((id) => id !== START_ID);
   const variables = variableEntries(draft);
@@ -88,6 +90,7 @@ export function Inspector({ draft, selection, issues, runs, edit, commands, reci
   }
   return (
     <aside className="inspector" aria-label="Inspector" id="inspector">
+      {onHide && <button type="button" className="sheet-hide" onClick={onHide} aria-label="Hide the panel">Hide panel ▾</button>}
       {content}
       <datalist id={PLACEHOLDER_LIST_ID}>
         {suggestions.map((s) => <option key={s} value={s} />)}

@@ -1,8 +1,9 @@
 "use client";
 /**
- * Run with variable overrides: one input per variable, prefilled with its default and typed like
- * it (a number stays a number). Only values that differ from the default are sent. Runs use the
- * saved file, so unsaved changes are saved first ("Save and run").
+ * Run with variable overrides: one input per variable, prefilled with its default (or with the
+ * values of an earlier run, from the run history) and typed like it (a number stays a number).
+ * Only values that differ from the default are sent. Runs use the saved file, so unsaved changes
+ * are saved first ("Save and run").
  */
 import { useState } from "react";
 import { convertVariable, variableType } from "../_lib/summary";
@@ -14,14 +15,19 @@ export interface RunDialogProps {
   variables: [string, unknown][];
   dirty: boolean;
   errors: number;
+  /** Values to start from instead of the defaults (an earlier run's), and what they are. */
+  prefill?: { values: Record<string, unknown>; label: string };
   onRun(overrides: Record<string, string | number | boolean>): void;
   onClose(): void;
 }
 
 /** The run dialog. */
-export function RunDialog({ name, variables, dirty, errors, onRun, onClose }: RunDialogProps) {
+export function RunDialog({ name, variables, dirty, errors, prefill, onRun, onClose }: RunDialogProps) {
   const [values, setValues] = useState<Record<string, string | boolean>>(() =>
-    Object.fromEntries(variables.map(([k, v]) => [k, typeof v === "boolean" ? v : String(v ?? "")])),
+    Object.fromEntries(variables.map(([k, d]) => {
+      const v = prefill && k in prefill.values ? prefill.values[k] : d;
+      return [k, typeof d === "boolean" ? v === true : String(v ?? "")];
+    })),
   );
   const overrides = () => {
     const out: Record<string, string | number | boolean> = {};
@@ -33,6 +39,7 @@ export function RunDialog({ name, variables, dirty, errors, onRun, onClose }: Ru
   };
   return (
     <Dialog title={`Run ${name}`} onClose={onClose} className="run-dialog">
+      {prefill && <p className="muted">Starting from {prefill.label}.</p>}
       {variables.length === 0 && <p className="muted">This recipe has no variables.</p>}
       {variables.map(([key, def]) => (
         <div className="field" key={key}>

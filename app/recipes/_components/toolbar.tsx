@@ -19,7 +19,10 @@ export interface ToolbarProps {
   on: {
     undo(): void; redo(): void; add(): void; autoLayout(): void; toggleYaml(): void;
     validate(): void; save(): void; run(): void; help(): void;
+    /** Phones: show or hide the side panel, a sheet under the canvas. */
+    togglePanel?(): void;
   };
+  panelOpen?: boolean;
 }
 
 function RunStatus({ run }: { run: ToolbarProps["run"] }) {
@@ -37,14 +40,15 @@ function RunStatus({ run }: { run: ToolbarProps["run"] }) {
 }
 
 /** The toolbar. */
-export function Toolbar({ name, dirty, canUndo, canRedo, errors, validating, saving, yamlOpen, run, on }: ToolbarProps) {
+export function Toolbar({ name, dirty, canUndo, canRedo, errors, validating, saving, yamlOpen, run, on, panelOpen }: ToolbarProps) {
   return (
-    <header className="toolbar" role="toolbar" aria-label="Recipe builder">
+    <header className="toolbar" aria-label="Recipe builder">
       <Link href="/recipes" prefetch={false} className="toolbar-back" title="All recipes">← Recipes</Link>
-      <span className="toolbar-title" data-testid="recipe-title">
+      {/* The page's heading: the recipe's name. */}
+      <h1 className="toolbar-title" data-testid="recipe-title">
         {name || <em>new recipe</em>}
         {dirty && <span className="dirty-dot" title="Unsaved changes" aria-label="unsaved changes">●</span>}
-      </span>
+      </h1>
       <span className={`validity ${errors === undefined ? "" : errors === 0 ? "is-valid" : "is-invalid"}`} data-testid="validity">
         {validating ? "checking…" : errors === undefined ? "" : errors === 0 ? "✓ valid" : `${errors} problem${errors === 1 ? "" : "s"}`}
       </span>
@@ -54,6 +58,11 @@ export function Toolbar({ name, dirty, canUndo, canRedo, errors, validating, sav
         <button type="button" onClick={on.undo} disabled={!canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">↶</button>
         <button type="button" onClick={on.redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" aria-label="Redo">↷</button>
       </div>
+      {on.togglePanel && (
+        <div className="toolbar-group">
+          <button type="button" onClick={on.togglePanel} aria-expanded={panelOpen} aria-controls="inspector" data-testid="toggle-panel">{panelOpen ? "Panel ▾" : "Panel ▴"}</button>
+        </div>
+      )}
       <div className="toolbar-group">
         <button type="button" onClick={on.add} title="Add a step after the selection (Shift+A)">+ Step</button>
         <button type="button" onClick={on.autoLayout} title="Auto-layout and fit (Shift+L)">Auto-layout</button>

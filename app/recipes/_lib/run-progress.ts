@@ -11,6 +11,8 @@ export interface StepOutcome {
   name: string;
   tool: string;
   status: "succeeded" | "failed" | "skipped";
+  /** The params the tool was called with, placeholders filled. */
+  params?: Record<string, unknown>;
   result?: unknown;
   error?: { code: string; message: string; details?: unknown };
   reason?: string;
@@ -61,4 +63,11 @@ export function screenshotUrl(result: unknown): string | undefined {
 export function formatDuration(ms: number): string {
   const tenths = Math.round(ms * 10) / 10;
   return tenths < 10 ? `${tenths.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+/** The active scene a step switched (create_scene, open_scene: `switched_from` in its result), in words. */
+export function sceneSwitch(result: unknown): string | undefined {
+  const r = result as { switched_from?: unknown; scene?: unknown; app?: unknown } | null | undefined;
+  if (typeof r?.switched_from !== "string" || typeof r.scene !== "string") return undefined;
+  return `Made ${r.scene} the active scene of ${String(r.app)} (it was ${r.switched_from}).`;
 }

@@ -1,11 +1,13 @@
 "use client";
 /** Branches with head, base, version count and unsaved changes; switch to one from here. */
-import { useState } from "react";
+import { useId, useState } from "react";
 import { attempt } from "@/app/_lib/use-load";
 import { useStudioApi, type Branch } from "@/app/_lib/studio-api";
+import { GateNote, GatedButton, type Gate } from "./restore";
 
-export function BranchList({ branches, onChanged }: { branches: Branch[]; onChanged(message: string): void }) {
+export function BranchList({ branches, gate, onChanged }: { branches: Branch[]; gate: Gate; onChanged(message: string): void }) {
   const api = useStudioApi();
+  const note = useId();
   const [problem, setProblem] = useState<string>();
   return (
     <>
@@ -20,10 +22,10 @@ export function BranchList({ branches, onChanged }: { branches: Branch[]; onChan
               <td>{b.head ?? "—"}</td>
               <td>{b.base ?? "—"}</td>
               <td>{b.versions}</td>
-              <td>{b.unsaved_changes ? <span className="badge accent">unsaved changes</span> : <span className="muted">saved</span>}</td>
+              <td>{b.changed_since_base ? <span className="badge accent">unsaved changes</span> : <span className="muted">saved{b.working_base && b.working_base !== b.head ? ` (at ${b.working_base})` : ""}</span>}</td>
               <td>
                 {!b.current && (
-                  <button type="button" onClick={async () => { if (await attempt(() => api.write("switch_branch", { name: b.name }), setProblem)) onChanged(`Switched to ${b.name}`); }} data-testid={`switch-${b.name}`}>Switch</button>
+                  <GatedButton gate={gate} noteId={note} onClick={async () => { if (await attempt(() => api.write("switch_branch", { name: b.name }), setProblem)) onChanged(`Switched to ${b.name}`); }} data-testid={`switch-${b.name}`}>Switch</GatedButton>
                 )}
               </td>
             </tr>
@@ -31,6 +33,7 @@ export function BranchList({ branches, onChanged }: { branches: Branch[]; onChan
         </tbody>
       </table>
       </div>
+      {branches.length > 1 && <GateNote gate={gate} id={note} />}
       {problem && <p className="notice error" role="alert">{problem}</p>}
     </>
   );

@@ -1,21 +1,28 @@
 "use client";
 /**
- * What can be done with the selected row: save the working state; restore, branch from, compare
- * or delete a version. Restore and delete ask first (window.confirm: a native, keyboard-usable dialog).
+ * What can be done with the selected row: save the working state; restore, preview, compare,
+ * branch from or delete a version. Restore asks first with what it will change (restore.tsx),
+ * delete with the browser's own confirm; every version or branch change is off, with the reason
+ * shown, while a transaction is open.
  */
-import { useState } from "react";
+import Link from "next/link";
+import { useId, useState } from "react";
 import { attempt } from "@/app/_lib/use-load";
-import { useStudioApi } from "@/app/_lib/studio-api";
+import { useStudioApi, type Version } from "@/app/_lib/studio-api";
+import { compareHref } from "../_lib/links";
+import { GateNote, GatedButton, RestoreButton, type Gate } from "./restore";
 
 export interface ActionsProps {
   selected: string;
-  diff: { from: string; to: string };
-  onDiff(next: { from: string; to: string }): void;
+  /** The selected version's row (absent for "working", or a version not listed). */
+  version?: Version;
+  gate: Gate;
   onChanged(message: string): void;
 }
 
-export function VersionActions({ selected, diff, onDiff, onChanged }: ActionsProps) {
+export function VersionActions({ selected, version, gate, onChanged }: ActionsProps) {
   const api = useStudioApi();
+  const note = useId();
   const [problem, setProblem] = useState<string>();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
@@ -33,8 +40,9 @@ export function VersionActions({ selected, diff, onDiff, onChanged }: ActionsPro
         <div className="row">
           <input aria-label="Version name" placeholder="Version name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} data-testid="save-name" />
           <input aria-label="Description" placeholder="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={5000} />
-          <button type="submit" className="primary" disabled={!name.trim()} data-testid="save-version">Save version</button>
+          <GatedButton gate={gate} noteId={note} type="submit" className="primary" disabled={!name.trim()} data-testid="save-version">Save version</GatedButton>
         </div>
+        <GateNote gate={gate} id={note} />
         {problem && <p className="notice error" role="alert">{problem}</p>}
       </form>
     );
@@ -42,21 +50,24 @@ export function VersionActions({ selected, diff, onDiff, onChanged }: ActionsPro
   const id = selected;
   return (
     <div className="version-actions" aria-label={`Actions on ${id}`}>
-      <h3>{id}</h3>
+      <h3>{id}{version ? <span className="muted"> · {version.name}</span> : null}</h3>
       <div className="row">
-        <button type="button" onClick={() => window.confirm(`Restore ${id}? The working state becomes ${id}; unsaved work is saved automatically first.`) && void act(() => api.write("restore_version", { version_id: id }), `Restored ${id}`)} data-testid="restore">Restore…</button>
-        <button type="button" onClick={() => onDiff({ from: id, to: "working" })}>Diff with working</button>
-        <button type="button" onClick={() => onDiff({ ...diff, from: id })} aria-pressed={diff.from === id}>Diff from</button>
-        <button type="button" onClick={() => onDiff({ ...diff, to: id })} aria-pressed={diff.to === id}>Diff to</button>
-        <button type="button" className="danger" onClick={() => window.confirm(`Delete ${id}? Its children are re-parented to its parent; this cannot be undone.`) && void act(() => api.write("delete_version", { version_id: id }), `Deleted ${id}`)} data-testid="delete-version">Delete…</button>
+        <Link className="button-like" href={`/versions/${id}`} prefetch={false} data-testid="preview-link">Preview</Link>
+        <Link className="button-like" href={compareHref(id, "working")} prefetch={false} data-testid="compare-working">Compare with working</Link>
+        {version?.parent && <Link className="button-like" href={compareHref(version.parent, id)} prefetch={false}>Changes since {version.parent}</Link>}
+      </div>
+      <div className="row">
+        <RestoreButton id={id} name={version?.name} gate={gate} noteId={note} onRestored={onChanged} />
+        <GatedButton gate={gate} noteId={note} className="danger" onClick={() => window.confirm(`Delete ${id}? Its children are re-parented to its parent; this cannot be undone.`) && void act(() => api.write("delete_version", { version_id: id }), `Deleted ${id}`)} data-testid="delete-version">Delete…</GatedButton>
       </div>
       <form className="row" onSubmit={(e) => {
         e.preventDefault();
         void act(() => api.write("create_branch", { name: branch, from_version: id }), `Branch "${branch}" created from ${id}`).then(() => setBranch(""));
       }}>
         <input aria-label={`New branch from ${id}`} placeholder="New branch name" value={branch} onChange={(e) => setBranch(e.target.value)} required maxLength={100} data-testid="branch-name" />
-        <button type="submit" disabled={!branch.trim()} data-testid="create-branch">Branch from {id}</button>
+        <GatedButton gate={gate} noteId={note} type="submit" disabled={!branch.trim()} data-testid="create-branch">Branch from {id}</GatedButton>
       </form>
+      <GateNote gate={gate} id={note} />
       {problem && <p className="notice error" role="alert">{problem}</p>}
     </div>
   );

@@ -1,16 +1,20 @@
 "use client";
 /**
  * /versions: the graph of branches and versions with save / restore / branch / switch / delete,
- * the diff of any two states, the open transaction and the operation log. Everything reloads after
+ * the unsaved changes (the working state against the version it was loaded from) with a link to
+ * any comparison's own page, the open transaction and the operation log. Everything reloads after
  * an action on this page and whenever another client changes something (the /events stream).
  */
+import Link from "next/link";
 import { useCallback, useState } from "react";
 import { useStudioApi, type BranchList as Branches, type Diff, type VersionList } from "@/app/_lib/studio-api";
 import { useLoad } from "@/app/_lib/use-load";
 import { useStudioEvents } from "@/app/_lib/use-studio-events";
+import { compareHref } from "../_lib/links";
 import { BranchList } from "./branch-list";
 import { DiffView } from "./diff-view";
 import { OperationLog } from "./operation-log";
+import { useTransactionGate } from "./restore";
 import { TransactionPanel } from "./transaction-panel";
 import { VersionActions } from "./version-actions";
 import { VersionGraph } from "./version-graph";
@@ -25,10 +29,10 @@ export function VersionsStudio({ initial }: { initial?: VersionsInitial }) {
   const [stamp, setStamp] = useState(0);
   const [shown, setShown] = useState(SHOWN);
   const [selected, setSelected] = useState("working");
-  const [diff, setDiff] = useState<{ from: string; to: string }>();
   const [message, setMessage] = useState<string>();
   const bump = useCallback(() => setStamp((n) => n + 1), []);
   useStudioEvents(bump, ["operation", "version", "branch", "transaction"]);
+  const gate = useTransactionGate(stamp);
   const data = useLoad(async () => {
     const [versions, branches] = await Promise.all([api.listVersions(Math.min(shown, 500), 0), api.listBranches()]);
     // Past 500, further pages: list_versions caps a page at 500.
@@ -41,8 +45,10 @@ export function VersionsStudio({ initial }: { initial?: VersionsInitial }) {
     bump();
   };
   const d = data.data;
-  const head = d?.branches.branches.find((b) => b.current)?.head;
-  const shownDiff = diff ?? (head ? { from: head, to: "working" } : undefined);
+  const branch = d?.branches.branches.find((b) => b.current);
+  // The unsaved changes: the working state against the version it was saved as or restored from.
+  const base = branch?.working_base ?? undefined;
+  const focusActions = () => document.querySelector<HTMLElement>(".version-actions a, .version-actions input")?.focus();
   return (
     <main className="page-wide versions-page">
       <div className="page-head">
@@ -55,21 +61,24 @@ export function VersionsStudio({ initial }: { initial?: VersionsInitial }) {
         <div>
           <section className="panel" aria-labelledby="graph-title">
             <h2 id="graph-title">Branches and versions</h2>
-            {d && <VersionGraph versions={d.versions.versions} branches={d.branches.branches} current={d.branches.current} selected={selected} onSelect={setSelected} />}
+            {d && <VersionGraph versions={d.versions.versions} branches={d.branches.branches} current={d.branches.current} selected={selected} onSelect={setSelected} onActivate={focusActions} />}
             {d && d.versions.versions.length < d.versions.total && (
               <button type="button" onClick={() => setShown((n) => n + SHOWN)}>Show older versions ({d.versions.total - d.versions.versions.length} more)</button>
             )}
-            <VersionActions selected={selected} diff={shownDiff ?? { from: selected, to: "working" }} onDiff={setDiff} onChanged={changed} />
+            <VersionActions selected={selected} version={d?.versions.versions.find((v) => v.version_id === selected)} gate={gate} onChanged={changed} />
           </section>
           <section className="panel" aria-labelledby="diff-title">
-            <h2 id="diff-title">Diff {shownDiff && <span className="muted">{shownDiff.from} → {shownDiff.to}</span>}</h2>
-            {shownDiff ? <DiffView from={shownDiff.from} to={shownDiff.to} stamp={stamp} initial={!diff && initial?.diff?.from === shownDiff.from ? initial.diff : undefined} /> : <p className="empty">Save a version, then pick two states to compare.</p>}
+            <h2 id="diff-title">Unsaved changes {base && <span className="muted">{base} → working</span>}</h2>
+            {base && <p className="small"><Link href={compareHref(base, "working")} prefetch={false} data-testid="open-compare">Open as a page</Link> (its own address, with swipe and onion skin)</p>}
+            {base
+              ? <DiffView from={base} to="working" stamp={stamp} initial={initial?.diff?.from === base && initial.diff.to === "working" ? initial.diff : undefined} />
+              : <p className="empty">Save a version; then what changed since shows here, and every version has a compare page.</p>}
           </section>
         </div>
         <div>
           <section className="panel" aria-labelledby="branches-title">
             <h2 id="branches-title">Branches</h2>
-            {d && <BranchList branches={d.branches.branches} onChanged={changed} />}
+            {d && <BranchList branches={d.branches.branches} gate={gate} onChanged={changed} />}
           </section>
           <section className="panel" aria-labelledby="tx-title">
             <h2 id="tx-title">Transaction</h2>

@@ -10,15 +10,18 @@ export const getSceneTool = defineTool({
   name: "get_scene",
   group: "editor",
   access: "read",
-  description: "The full scene as JSON: camera, objects (with hierarchy and transforms) and the app's materials.",
-  input: z.strictObject({ scene: name("Scene name").optional(), app: appParam() }),
+  description: "The full scene as JSON: camera, objects (with hierarchy and transforms) and the app's materials; of the working state, or as a version (v001) holds it, without restoring it.",
+  input: z.strictObject({
+    scene: name("Scene name").optional(), app: appParam(),
+    version: z.string().min(1).max(20).optional().describe("A version id such as v001: the scene as that version holds it instead of the working state (nothing is restored)."),
+  }),
   output: z.object({
     app: appOut, scene: z.string(), active_scene: z.string(), scenes: z.array(z.string()),
     camera: z.object({ position: vecOut, rotation: vecOut, fov: z.number() }),
     objects: z.array(objectOut), materials: z.array(materialOut),
   }),
   handler: async (input, { kiln }) => {
-    const state = kiln.workspace.state;
+    const state = input.version ? await kiln.versions.stateOf(input.version, "version") : kiln.workspace.state;
     const app = input.app ?? kiln.config.defaultApp;
     const scene = getScene(state, app, input.scene);
     return {

@@ -6,18 +6,21 @@ import { defineTool } from "../define-tool";
 import { readTextureFile } from "../../pipeline/texture-file";
 import type { ImageRecord, TextureRef, TextureSlot } from "../../scene/types";
 
+/** The app's active scene before the call, when the call changed it; null when the scene was already active. */
+const switchedFromOut = z.string().nullable().describe("The scene that was the app's active scene before this call, when it changed; null when this scene was already active.");
+
 export const createScene = sceneTool({
   name: "create_scene",
-  description: "Create a scene and make it the app's active scene. With if_exists: replace, an existing scene of that name is emptied and its camera reset.",
+  description: "Create a scene and make it the app's active scene (switched_from names the scene that was active before, when this changed it). With if_exists: replace, an existing scene of that name is emptied and its camera reset.",
   input: z.strictObject({ name: name("Scene name"), if_exists: ifExistsParam(), app: appParam() }),
-  output: z.object({ app: appOut, scene: z.string(), active: z.boolean(), outcome: createOutcomeOut }),
+  output: z.object({ app: appOut, scene: z.string(), active: z.boolean(), outcome: createOutcomeOut, switched_from: switchedFromOut }),
 });
 
 export const openScene = sceneTool({
   name: "open_scene",
   description: "Make an existing scene the app's active scene.",
   input: z.strictObject({ name: name("Scene name"), app: appParam() }),
-  output: z.object({ app: appOut, scene: z.string(), active: z.boolean() }),
+  output: z.object({ app: appOut, scene: z.string(), active: z.boolean(), switched_from: switchedFromOut }),
   idempotent: true,
 });
 
