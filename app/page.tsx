@@ -16,7 +16,7 @@ import { LiveRefresh } from "./_components/live-refresh";
 export const dynamic = "force-dynamic";
 
 const GROUP_TITLES: Record<string, string> = {
-  editor: "Editor", version_control: "Version control", transactions: "Transactions", pipeline: "Pipeline", recipes: "Recipes",
+  editor: "Editor", version_control: "Version control", transactions: "Transactions", pipeline: "Pipeline", recipes: "Recipes", teams: "Teams",
 };
 
 function paramsOf(tool: CatalogueEntry): string[] {
