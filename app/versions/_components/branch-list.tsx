@@ -3,8 +3,10 @@
 import { useState } from "react";
 import { attempt } from "@/app/_lib/use-load";
 import { useStudioApi, type Branch } from "@/app/_lib/studio-api";
+import { useCanEdit } from "../../_lib/viewer";
 
 export function BranchList({ branches, onChanged }: { branches: Branch[]; onChanged(message: string): void }) {
+  const canEdit = useCanEdit();
   const api = useStudioApi();
   const [problem, setProblem] = useState<string>();
   return (
@@ -23,7 +25,7 @@ export function BranchList({ branches, onChanged }: { branches: Branch[]; onChan
               <td>{b.unsaved_changes ? <span className="badge accent">unsaved changes</span> : <span className="muted">saved</span>}</td>
               <td>
                 {!b.current && (
-                  <button type="button" onClick={async () => { if (await attempt(() => api.write("switch_branch", { name: b.name }), setProblem)) onChanged(`Switched to ${b.name}`); }} data-testid={`switch-${b.name}`}>Switch</button>
+                  <button type="button" onClick={async () => { if (await attempt(() => api.write("switch_branch", { name: b.name }), setProblem)) onChanged(`Switched to ${b.name}`); }} data-testid={`switch-${b.name}`} disabled={!canEdit}>Switch</button>
                 )}
               </td>
             </tr>

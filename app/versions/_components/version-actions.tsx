@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { attempt } from "@/app/_lib/use-load";
 import { useStudioApi } from "@/app/_lib/studio-api";
+import { EditGate, useCanEdit } from "../../_lib/viewer";
 
 export interface ActionsProps {
   selected: string;
@@ -20,12 +21,13 @@ export function VersionActions({ selected, diff, onDiff, onChanged }: ActionsPro
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [branch, setBranch] = useState("");
+  const canEdit = useCanEdit();
   const act = async (action: () => Promise<unknown>, done: string) => {
     if (await attempt(action, setProblem)) onChanged(done);
   };
   if (selected === "working") {
     return (
-      <form className="version-actions" aria-label="Save the working state" onSubmit={(e) => {
+      <EditGate label="Save a version (read-only)"><form className="version-actions" aria-label="Save the working state" onSubmit={(e) => {
         e.preventDefault();
         void act(() => api.write("save_version", { name, description }), `Saved "${name}"`).then(() => { setName(""); setDescription(""); });
       }}>
@@ -36,7 +38,7 @@ export function VersionActions({ selected, diff, onDiff, onChanged }: ActionsPro
           <button type="submit" className="primary" disabled={!name.trim()} data-testid="save-version">Save version</button>
         </div>
         {problem && <p className="notice error" role="alert">{problem}</p>}
-      </form>
+      </form></EditGate>
     );
   }
   const id = selected;
@@ -44,18 +46,18 @@ export function VersionActions({ selected, diff, onDiff, onChanged }: ActionsPro
     <div className="version-actions" aria-label={`Actions on ${id}`}>
       <h3>{id}</h3>
       <div className="row">
-        <button type="button" onClick={() => window.confirm(`Restore ${id}? The working state becomes ${id}; unsaved work is saved automatically first.`) && void act(() => api.write("restore_version", { version_id: id }), `Restored ${id}`)} data-testid="restore">Restore…</button>
+        <button type="button" onClick={() => window.confirm(`Restore ${id}? The working state becomes ${id}; unsaved work is saved automatically first.`) && void act(() => api.write("restore_version", { version_id: id }), `Restored ${id}`)} data-testid="restore" disabled={!canEdit}>Restore…</button>
         <button type="button" onClick={() => onDiff({ from: id, to: "working" })}>Diff with working</button>
         <button type="button" onClick={() => onDiff({ ...diff, from: id })} aria-pressed={diff.from === id}>Diff from</button>
         <button type="button" onClick={() => onDiff({ ...diff, to: id })} aria-pressed={diff.to === id}>Diff to</button>
-        <button type="button" className="danger" onClick={() => window.confirm(`Delete ${id}? Its children are re-parented to its parent; this cannot be undone.`) && void act(() => api.write("delete_version", { version_id: id }), `Deleted ${id}`)} data-testid="delete-version">Delete…</button>
+        <button type="button" className="danger" onClick={() => window.confirm(`Delete ${id}? Its children are re-parented to its parent; this cannot be undone.`) && void act(() => api.write("delete_version", { version_id: id }), `Deleted ${id}`)} data-testid="delete-version" disabled={!canEdit}>Delete…</button>
       </div>
       <form className="row" onSubmit={(e) => {
         e.preventDefault();
         void act(() => api.write("create_branch", { name: branch, from_version: id }), `Branch "${branch}" created from ${id}`).then(() => setBranch(""));
       }}>
         <input aria-label={`New branch from ${id}`} placeholder="New branch name" value={branch} onChange={(e) => setBranch(e.target.value)} required maxLength={100} data-testid="branch-name" />
-        <button type="submit" disabled={!branch.trim()} data-testid="create-branch">Branch from {id}</button>
+        <button type="submit" disabled={!branch.trim() || !canEdit} data-testid="create-branch">Branch from {id}</button>
       </form>
       {problem && <p className="notice error" role="alert">{problem}</p>}
     </div>
