@@ -54,7 +54,7 @@ export default async function Home() {
             <dt>Database</dt><dd>{kiln.config.provider === "sqlite" ? `SQLite (${kiln.config.databaseUrl.slice(5)})` : "PostgreSQL"}</dd>
             <dt>Branch</dt><dd>{kiln.workspace.branch}</dd>
             <dt>Operations</dt><dd>{kiln.workspace.seq}</dd>
-            <dt>Auth</dt><dd>{kiln.config.token ? "bearer token required" : "none (loopback only)"}</dd>
+            <dt>Auth</dt><dd>{kiln.teams.enabled ? "team mode: people sign in, tokens for programs" : kiln.config.token ? "bearer token required" : "none (loopback only)"}</dd>
           </dl>
         </section>
         {APPS.map((app) => (

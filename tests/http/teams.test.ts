@@ -74,7 +74,7 @@ describe("team mode: credentials", () => {
     for (const page of ["/", "/scene", "/versions", "/team", "/login"]) {
       const r = await fetch(`${kiln.url}${page}`, { redirect: "manual" });
       expect([page, r.status]).toEqual([page, 303]);
-      expect(new URL(r.headers.get("location")!).pathname).toBe("/sign-in");
+      expect(new URL(r.headers.get("location")!, kiln.url).pathname).toBe("/sign-in");
     }
     expect((await fetch(`${kiln.url}/sign-in`)).status).toBe(200);
   });
@@ -94,7 +94,7 @@ describe("team mode: credentials", () => {
 
   it("a session cookie works on /tools, tRPC and /events; a cookie-authenticated change must be JSON from this origin", async () => {
     expect((await call("whoami", {}, { cookie: team.ownerCookie })).body.result.user.role).toBe("owner");
-    const trpc = await fetch(`${kiln.url}/api/trpc/tools.whoami`, { headers: { cookie: team.ownerCookie } });
+    const trpc = await fetch(`${kiln.url}/api/trpc/tools.whoami?input=${encodeURIComponent("{}")}`, { headers: { cookie: team.ownerCookie } });
     expect((await trpc.json()).result.data.user.name).toBe("Olive");
     const form = await fetch(`${kiln.url}/tools/create_scene`, { method: "POST", headers: { cookie: team.ownerCookie, "content-type": "text/plain" }, body: '{"name":"X"}' });
     expect(form.status).toBe(415);
@@ -151,7 +151,7 @@ describe("team mode: roles, from the registry", () => {
   });
 
   it("a recipe runs with its caller's rights, checked per step", async () => {
-    const yaml = "name: admin-step\nsteps:\n  - name: make\n    tool: create_gameobject\n    params: {name: FromRecipe, type: Cube, if_exists: replace}\n  - name: delete history\n    tool: delete_version\n    params: {version_id: v001}\n    on_error: continue\n";
+    const yaml = "name: admin-step\ndescription: a step only an owner may run\nsteps:\n  - name: make\n    tool: create_gameobject\n    params: {name: FromRecipe, type: Cube, if_exists: replace}\n  - name: delete history\n    tool: delete_version\n    params: {version_id: v001}\n    on_error: continue\n";
     const run = await call("run_recipe", { yaml }, bearer(team.editor));
     expect(run.status).toBe(200);
     const [make, del] = run.body.result.steps;
