@@ -53,6 +53,10 @@ async function serve() {
     // The TCP peer, for sign-in rate limits and the audit log (server/teams/client-ip.ts); a
     // client's own header of that name is replaced, never trusted.
     req.headers["x-kiln-peer"] = req.socket.remoteAddress ?? "";
+    // X-Forwarded-For as the client sent it: Next.js adds its own before any route runs.
+    const forwarded = req.headers["x-forwarded-for"];
+    if (forwarded) req.headers["x-kiln-forwarded-for"] = Array.isArray(forwarded) ? forwarded.join(", ") : forwarded;
+    else delete req.headers["x-kiln-forwarded-for"];
     return malformedPath(req.url) ? refuseMalformedPath(res) : handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

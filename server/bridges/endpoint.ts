@@ -14,7 +14,7 @@ import type { Kiln } from "../runtime";
 import { MAX_FRAME } from "./protocol";
 import { BridgeSession } from "./session";
 import { actorAllows, personalActor, type Caller } from "../teams/actor";
-import { fromThisMachine, PEER_HEADER } from "../teams/client-ip";
+import { FORWARDED_HEADER, fromThisMachine, PEER_HEADER } from "../teams/client-ip";
 import { forbidden } from "../teams/permissions";
 import { streamOwner } from "../teams/streams";
 
@@ -65,7 +65,7 @@ export async function refuseUpgrade(req: IncomingMessage, kiln: Kiln): Promise<U
     return { caller: { source: "live", actor: personalActor("live", "live") } };
   }
   const headers = new Headers({ authorization: auth, [PEER_HEADER]: req.socket.remoteAddress ?? "" });
-  if (req.headers["x-forwarded-for"]) headers.set("x-forwarded-for", String(req.headers["x-forwarded-for"]));
+  if (req.headers["x-forwarded-for"]) headers.set(FORWARDED_HEADER, String(req.headers["x-forwarded-for"]));
   if (matches(token, kiln.live.credentials.token)) {
     if (!fromThisMachine(headers)) return refused(401, "The project's bridge token is accepted from this machine only; use a personal access token");
     return { caller: { source: "live", actor: kiln.teams.credentials.operatorActor("live", "live") } };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { clientIp, fromThisMachine, proxyMatcher } from "./client-ip";
 
-const h = (peer: string | null, xff?: string) => new Headers({ ...(peer !== null ? { "x-kiln-peer": peer } : {}), ...(xff ? { "x-forwarded-for": xff } : {}) });
+const h = (peer: string | null, xff?: string) => new Headers({ ...(peer !== null ? { "x-kiln-peer": peer } : {}), ...(xff ? { "x-kiln-forwarded-for": xff } : {}) });
 
 describe("clientIp", () => {
   const none = proxyMatcher([]);

@@ -1,14 +1,17 @@
 /**
  * The address a request comes from, for sign-in rate limits and the audit log. bin/kiln.js puts
- * the TCP peer's address in PEER_HEADER on every request (replacing any such header a client
- * sent). Behind a reverse proxy listed in KILN_TRUSTED_PROXIES, the client is the first address
- * of X-Forwarded-For, read from the right, that is not one of those proxies; a proxy not listed
- * is the client itself, so nobody can pick their own address by sending the header.
+ * the TCP peer's address in PEER_HEADER on every request, and the X-Forwarded-For the client sent
+ * in FORWARDED_HEADER (Next.js adds an X-Forwarded-For of its own), replacing any such headers a
+ * client sent. Behind a reverse proxy listed in KILN_TRUSTED_PROXIES, the client is the first
+ * address of that X-Forwarded-For, read from the right, that is not one of those proxies; a proxy
+ * not listed is the client itself, so nobody can pick their own address by sending the header.
  */
 import { BlockList, isIP } from "node:net";
 
 /** Set by bin/kiln.js from the socket: the TCP peer. */
 export const PEER_HEADER = "x-kiln-peer";
+/** Set by bin/kiln.js: the X-Forwarded-For header as the client (a proxy) sent it. */
+export const FORWARDED_HEADER = "x-kiln-forwarded-for";
 /** Set by Kiln on the request it hands to better-auth: the client's address as worked out here. */
 export const CLIENT_IP_HEADER = "x-kiln-client-ip";
 
@@ -39,7 +42,7 @@ export function clientIp(headers: Headers, trusted: (ip: string) => boolean): st
   const peer = headers.get(PEER_HEADER);
   if (!peer) return null;
   if (!trusted(peer)) return unmapped(peer);
-  const chain = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const chain = (headers.get(FORWARDED_HEADER) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   for (let i = chain.length - 1; i >= 0; i--) {
     if (!isIP(unmapped(chain[i]))) return unmapped(peer);
     if (!trusted(chain[i])) return unmapped(chain[i]);
@@ -53,7 +56,7 @@ export function clientIp(headers: Headers, trusted: (ip: string) => boolean): st
  */
 export function fromThisMachine(headers: Headers): boolean {
   const peer = headers.get(PEER_HEADER);
-  if (!peer || headers.has("x-forwarded-for") || headers.has("forwarded")) return false;
+  if (!peer || headers.has(FORWARDED_HEADER) || headers.has("forwarded")) return false;
   const a = unmapped(peer);
   return a === "::1" || /^127\./.test(a);
 }

@@ -17,7 +17,10 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 function project() {
   const dir = mkdtempSync(path.join(tmpdir(), "kiln-cli-teams-"));
   dirs.push(dir);
-  return { dir, env: { ...process.env, KILN_HOME: path.join(dir, ".kiln"), KILN_TOKEN: "", KILN_AUTH: "" } as NodeJS.ProcessEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, KILN_HOME: path.join(dir, ".kiln") };
+  delete env.KILN_TOKEN;
+  delete env.KILN_AUTH;
+  return { dir, env };
 }
 
 describe("kiln users / kiln token without a service (in-process, as the operator)", () => {
@@ -53,7 +56,7 @@ describe("kiln users / kiln token without a service (in-process, as the operator
     expect(last.stderr).toContain("LAST_OWNER");
     // .kiln/team.json (the operator credential) is readable by its owner only.
     expect(statSync(path.join(dir, ".kiln", "team.json")).mode & 0o777).toBe(0o600);
-  }, 120_000);
+  }, 600_000);
 
   it("explains its usage (exit 2) and refuses a bad scope or lifetime (exit 1)", async () => {
     const { dir, env } = project();
@@ -65,7 +68,7 @@ describe("kiln users / kiln token without a service (in-process, as the operator
     await runKiln(["users", "add", "x@example.com", "--name", "X", "--role", "owner", "--password-stdin"], { cwd: dir, env, stdin: "long enough 1\n" });
     const bad = await run(["token", "create", "--name", "t", "--expires", "soon", "--user", "x@example.com"]);
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining("is not a lifetime")]);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe("kiln users / kiln token against a running team-mode service", () => {
@@ -96,5 +99,5 @@ describe("kiln users / kiln token against a running team-mode service", () => {
     const id = JSON.parse(mine.stdout)[0].id;
     expect((await run(["token", "revoke", id])).code).toBe(0);
     expect((await post(`${kiln.url}/tools/whoami`, {}, bearer(token))).status).toBe(401);
-  }, 180_000);
+  }, 600_000);
 });
