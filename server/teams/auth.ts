@@ -55,7 +55,12 @@ export function createTeamAuth({ db, config, secret, events }: AuthSetup) {
     basePath: AUTH_BASE_PATH,
     // Behind a proxy the public URL is the origin browsers use; otherwise the request's own.
     ...(config.publicUrl ? { baseURL: config.publicUrl } : {}),
-    trustedOrigins: config.allowedOrigins,
+    // The same origins Kiln's own check (server/api/security.ts) accepts: the Host's own, and
+    // KILN_ALLOWED_ORIGINS. (The request's URL inside Next.js need not carry the Host people used.)
+    trustedOrigins: (request?: Request) => {
+      const host = request?.headers.get("host");
+      return [...(host ? [`http://${host}`, `https://${host}`] : []), ...(config.publicUrl ? [config.publicUrl] : []), ...config.allowedOrigins];
+    },
     database: hashedSessionTokens(prismaAdapter(db, { provider: config.provider })),
     emailAndPassword: {
       enabled: true,

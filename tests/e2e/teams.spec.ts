@@ -36,10 +36,13 @@ async function useLink(page: Page, url: string, name: string, email: string, pas
 }
 
 async function invite(owner: Page, role: "editor" | "viewer"): Promise<string> {
+  const secret = owner.getByTestId("secret");
+  const before = (await secret.count()) ? await secret.textContent() : null;
   await owner.getByTestId("invite-role").selectOption(role);
   await owner.getByTestId("invite").click();
-  const secret = owner.getByTestId("secret");
+  await expect(owner.getByTestId("shown-once")).toContainText(`Invitation (${role})`);
   await expect(secret).toContainText(`${kiln.url}/invite/`);
+  await expect(secret).not.toHaveText(before ?? "");
   return (await secret.textContent())!;
 }
 
