@@ -22,7 +22,8 @@ export function SiteNav() {
     <nav className="site-nav" aria-label="Kiln">
       <a className="skip-link" href="#main">Skip to content</a>
       <Link href="/" className="site-brand">Kiln</Link>
-      <ul>
+      {/* Team mode, signed out (sign-in, one-time links): the Studio's pages are not open yet. */}
+      {!(viewer.mode === "team" && viewer.name === null) && <ul>
         {PAGES.map((p) => (
           <li key={p.href}>
             <Link href={p.href} prefetch={false} aria-current={current(p.href) ? "page" : undefined}>{p.label}</Link>
@@ -33,7 +34,7 @@ export function SiteNav() {
             <Link href={viewer.role === "owner" ? "/team" : "/team/tokens"} prefetch={false} aria-current={current("/team") ? "page" : undefined}>Team</Link>
           </li>
         )}
-      </ul>
+      </ul>}
       {team && (
         <div className="site-user">
           <span className="site-user-name" data-testid="signed-in-as">{viewer.name}</span> <span className="badge" data-testid="role">{viewer.role}</span>

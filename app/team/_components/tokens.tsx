@@ -28,12 +28,13 @@ export function Tokens() {
         <p className="muted">For an AI client, the CLI, CI or a live app: it sends <code>Authorization: Bearer &lt;token&gt;</code> and acts as you, within its scope.</p>
         <form className="row" onSubmit={async (e) => {
           e.preventDefault();
-          const form = new FormData(e.currentTarget);
+          const element = e.currentTarget;
+          const form = new FormData(element);
           const token = await write.call<Token & { token: string }>("create_token", { name: form.get("name"), scope: form.get("scope"), expires: form.get("expires") });
           if (token) {
             setCreated(token);
             list.reload();
-            e.currentTarget?.reset();
+            element.reset();
           }
         }}>
           <label>Name <input name="name" required maxLength={100} placeholder="claude on laptop" data-testid="token-name" /></label>
