@@ -188,6 +188,18 @@ describe("team mode: revocation, secrets at rest, rate limits, restarts", () => 
     expect((await call("revoke_token", { id: editors[0].id }, bearer(team.viewer))).status).toBe(403);
   });
 
+  it("a revoked token's live-app connection on /bridge closes within 1 s", async () => {
+    const { token, id } = (await call("create_token", { name: "blender", scope: "write", user: "ada@example.com" }, bearer(team.owner))).body.result;
+    const ws = new WebSocket(`${kiln.url.replace("http", "ws")}/bridge`, { headers: bearer(token) });
+    await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("unexpected-response", (_q, r) => reject(new Error(`upgrade ${r.statusCode}`))); });
+    const closed = new Promise<{ code: number; at: number }>((resolve) => ws.once("close", (code) => resolve({ code, at: performance.now() })));
+    expect((await call("revoke_token", { id }, bearer(team.owner))).status).toBe(200);
+    const answeredAt = performance.now();
+    const { code, at } = await Promise.race([closed, new Promise<never>((_, no) => setTimeout(() => no(new Error("still open")), 1000))]);
+    expect(code).toBe(4401);
+    expect(at - answeredAt).toBeLessThan(1000);
+  });
+
   it("signing out everywhere ends every session of that person, and their open streams", async () => {
     const signIn = () => post(`${kiln.url}/api/auth/sign-in/email`, { email: "ada@example.com", password: "Ada password 1" });
     const a = await signIn();
