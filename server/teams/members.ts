@@ -94,7 +94,7 @@ export class Members {
   async completeReset(secret: string, password: string) {
     const invite = await findLink(this.db, "reset", secret);
     const user = await this.find(invite.userId ?? "");
-    await this.setPassword(user, password, () => useLink(this.db, invite));
+    await this.setPassword(user, password, () => useLink(this.db, invite), true);
     return user;
   }
 
@@ -135,14 +135,17 @@ export class Members {
     return user;
   }
 
-  private async setPassword(user: { id: string; name: string }, password: string, beforeWrite?: () => Promise<void>) {
+  private async setPassword(user: { id: string; name: string }, password: string, beforeWrite?: () => Promise<void>, viaLink = false) {
     const ctx = await (await this.hooks.auth()).$context;
     this.checkPassword(password, ctx.password.config);
     await beforeWrite?.();
     await ctx.internalAdapter.updatePassword(user.id, await ctx.password.hash(password));
     await ctx.internalAdapter.deleteUserSessions(user.id);
     this.hooks.forget(user.id, "the password was reset");
-    await audit({ action: "password_changed", target: { id: user.id, name: user.name }, details: { sessions_ended: true } });
+    await audit({
+      action: "password_changed", target: { id: user.id, name: user.name }, details: { sessions_ended: true, ...(viaLink ? { via: "link" } : {}) },
+      ...(viaLink ? { actor: { id: user.id, name: user.name } } : {}),
+    });
   }
 
   private checkPassword(password: string, limits: { minPasswordLength: number; maxPasswordLength: number }) {
