@@ -16,7 +16,7 @@ import { LiveRefresh } from "./_components/live-refresh";
 export const dynamic = "force-dynamic";
 
 const GROUP_TITLES: Record<string, string> = {
-  editor: "Editor", version_control: "Version control", transactions: "Transactions", pipeline: "Pipeline", recipes: "Recipes",
+  editor: "Editor", version_control: "Version control", transactions: "Transactions", pipeline: "Pipeline", recipes: "Recipes", teams: "Teams",
 };
 
 function paramsOf(tool: CatalogueEntry): string[] {
@@ -54,7 +54,7 @@ export default async function Home() {
             <dt>Database</dt><dd>{kiln.config.provider === "sqlite" ? `SQLite (${kiln.config.databaseUrl.slice(5)})` : "PostgreSQL"}</dd>
             <dt>Branch</dt><dd>{kiln.workspace.branch}</dd>
             <dt>Operations</dt><dd>{kiln.workspace.seq}</dd>
-            <dt>Auth</dt><dd>{kiln.config.token ? "bearer token required" : "none (loopback only)"}</dd>
+            <dt>Auth</dt><dd>{kiln.teams.enabled ? "team mode: people sign in, tokens for programs" : kiln.config.token ? "bearer token required" : "none (loopback only)"}</dd>
           </dl>
         </section>
         {APPS.map((app) => (

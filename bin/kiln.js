@@ -10,6 +10,13 @@ const args = process.argv.slice(2);
 process.env.KILN_ROOT ??= root;
 
 if (args.length === 0 || args[0] === "serve") {
+  const extra = args.slice(1).filter((a) => a !== "--team");
+  if (extra.length) {
+    console.error(`kiln serve: unexpected "${extra.join(" ")}" (kiln serve [--team])`);
+    process.exit(2);
+  }
+  // Team mode (docs/teams.md): everyone signs in; KILN_AUTH=team does the same.
+  if (args.includes("--team")) process.env.KILN_AUTH = "team";
   await serve();
 } else {
   const { register } = await import("tsx/esm/api");
@@ -23,8 +30,9 @@ async function serve() {
   const host = process.env.HOST || "127.0.0.1";
   const port = Number(process.env.PORT || 8080);
   const loopback = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host);
-  if (!loopback && !process.env.KILN_TOKEN) {
-    console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN: anyone on the network could change your scenes.`);
+  // Team mode asks everyone for a credential, so it may listen on the network.
+  if (!loopback && !process.env.KILN_TOKEN && process.env.KILN_AUTH !== "team") {
+    console.error(`kiln: refusing to listen on ${host} without KILN_TOKEN or team mode (KILN_AUTH=team): anyone on the network could change your scenes.`);
     process.exit(2);
   }
   // One owner per project (server/ownership): a second `kiln` on it exits 2 naming the first.
@@ -41,7 +49,16 @@ async function serve() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const ownership = await claiming;
-  const server = createServer((req, res) => (malformedPath(req.url) ? refuseMalformedPath(res) : handle(req, res)));
+  const server = createServer((req, res) => {
+    // The TCP peer, for sign-in rate limits and the audit log (server/teams/client-ip.ts); a
+    // client's own header of that name is replaced, never trusted.
+    req.headers["x-kiln-peer"] = req.socket.remoteAddress ?? "";
+    // X-Forwarded-For as the client sent it: Next.js adds its own before any route runs.
+    const forwarded = req.headers["x-forwarded-for"];
+    if (forwarded) req.headers["x-kiln-forwarded-for"] = Array.isArray(forwarded) ? forwarded.join(", ") : forwarded;
+    else delete req.headers["x-kiln-forwarded-for"];
+    return malformedPath(req.url) ? refuseMalformedPath(res) : handle(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   // Live applications connect over a WebSocket on this same port (docs/bridges.md). The endpoint is
   // TypeScript loaded through tsx on the first upgrade (a service no app connects to never pays for

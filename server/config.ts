@@ -16,6 +16,12 @@ const envSchema = z.object({
   KILN_ALLOWED_HOSTS: z.string().optional(),
   KILN_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   KILN_DEFAULT_APP: z.enum(APPS).default("unity"),
+  KILN_AUTH: z.enum(["personal", "team"], { error: "KILN_AUTH must be personal or team" }).default("personal"),
+  KILN_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "KILN_PUBLIC_URL must be an http:// or https:// URL" }).optional(),
+  KILN_TRUSTED_PROXIES: z.string().optional(),
+  KILN_AUTH_SECRET: z.string().min(32, "KILN_AUTH_SECRET must be at least 32 characters").optional(),
+  KILN_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "KILN_SMTP_URL must be smtp://... or smtps://..." }).optional(),
+  KILN_MAIL_FROM: z.string().optional(),
 });
 
 export interface KilnConfig {
@@ -30,6 +36,20 @@ export interface KilnConfig {
   allowedHosts: string[];
   bodyLimit: number;
   defaultApp: (typeof APPS)[number];
+  /**
+   * personal (the default): loopback, nobody signs in, KILN_TOKEN is the one shared token.
+   * team: every request needs a signed-in person or a personal access token (docs/teams.md).
+   */
+  auth: "personal" | "team";
+  /** The address people reach Kiln at (behind a reverse proxy: its https:// URL), for links and cookies. */
+  publicUrl?: string;
+  /** Reverse proxies (IPs or CIDR ranges) whose X-Forwarded-For names the client (rate limits, audit). */
+  trustedProxies: string[];
+  /** Signs session cookies; by default a random secret kept in .kiln/team.json. */
+  authSecret?: string;
+  /** Invitations and password resets are also mailed when set; otherwise the owner copies the link. */
+  smtpUrl?: string;
+  mailFrom?: string;
 }
 
 const list = (s?: string) => (s ?? "").split(",").map((x) => x.trim()).filter(Boolean);
@@ -51,6 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectDir = pr
     projectDir, home, databaseUrl, provider, host: e.HOST, port: e.PORT, token: e.KILN_TOKEN,
     allowedOrigins: list(e.KILN_ALLOWED_ORIGINS), allowedHosts: list(e.KILN_ALLOWED_HOSTS),
     bodyLimit: e.KILN_BODY_LIMIT, defaultApp: e.KILN_DEFAULT_APP,
+    auth: e.KILN_AUTH, publicUrl: e.KILN_PUBLIC_URL?.replace(/\/+$/, ""), trustedProxies: list(e.KILN_TRUSTED_PROXIES),
+    authSecret: e.KILN_AUTH_SECRET, smtpUrl: e.KILN_SMTP_URL, mailFrom: e.KILN_MAIL_FROM,
   };
 }
 

@@ -17,6 +17,7 @@ import type { Workspace } from "./workspace/workspace";
 import { Transactions } from "./transactions/transactions";
 import { loadBridgeCredentials } from "./bridges/credentials";
 import { LiveApps } from "./bridges/live-apps";
+import { Teams } from "./teams/teams";
 
 export interface Kiln {
   config: KilnConfig;
@@ -31,6 +32,8 @@ export interface Kiln {
   startedAt: Date;
   /** This process's lock on the project (server/ownership). */
   ownership: Ownership;
+  /** People, sessions, tokens and the audit log (server/teams; team mode: KILN_AUTH=team). */
+  teams: Teams;
 }
 
 const KEY = Symbol.for("kiln.runtime");
@@ -61,7 +64,9 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
   const live = new LiveApps(workspace, loadBridgeCredentials(config.home));
-  return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date(), ownership };
+  const teams = new Teams(db, config);
+  await teams.start();
+  return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date(), ownership, teams };
 }
 
 /** The process-wide Kiln, started on first use. */

@@ -1,14 +1,12 @@
 /** `GET /tools`: the tool catalogue. */
 import { catalogue } from "@/server/api/catalogue";
-import { fail, json } from "@/server/api/envelope";
-import { checkRequest } from "@/server/api/security";
-import { getKiln } from "@/server/runtime";
+import { json } from "@/server/api/envelope";
+import { admit } from "@/server/api/admit";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(req: Request) {
-  const kiln = await getKiln();
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
   return json(200, { ok: true, result: { tools: catalogue() } });
 }

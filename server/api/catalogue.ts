@@ -3,7 +3,8 @@
  * validate calls, so the listing and the behaviour cannot diverge.
  */
 import { z } from "zod";
-import { toolMethods, type ToolDefinition } from "../tools/define-tool";
+import { toolMethods, toolPermission, type ToolDefinition } from "../tools/define-tool";
+import type { Permission } from "../teams/actor";
 import { allTools } from "../tools";
 
 export interface CatalogueEntry {
@@ -11,6 +12,8 @@ export interface CatalogueEntry {
   group: string;
   description: string;
   methods: string[];
+  /** What the caller's role must grant in team mode: read (viewers), write (editors), admin (owners). */
+  permission: Permission;
   url: string;
   annotations: { readOnly: boolean; destructive: boolean; idempotent: boolean };
   input: Record<string, unknown>;
@@ -24,7 +27,7 @@ export function inputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
 
 function entry(tool: ToolDefinition): CatalogueEntry {
   return {
-    name: tool.name, group: tool.group, description: tool.description, methods: toolMethods(tool), url: `/tools/${tool.name}`,
+    name: tool.name, group: tool.group, description: tool.description, methods: toolMethods(tool), permission: toolPermission(tool), url: `/tools/${tool.name}`,
     annotations: { readOnly: tool.access === "read", destructive: !!tool.destructive, idempotent: tool.access === "read" || !!tool.idempotent },
     input: inputJsonSchema(tool),
     output: z.toJSONSchema(tool.output, { io: "output", unrepresentable: "any" }) as Record<string, unknown>,

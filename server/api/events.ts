@@ -8,6 +8,7 @@ import { kilnEvents } from "../events/bus";
 import { EVENT_KINDS, type EventKind, type KilnEvent } from "../events/types";
 import { admit } from "./admit";
 import { fail } from "./envelope";
+import { streamOwner } from "../teams/streams";
 
 /** At most this many streams at once: each holds a connection and a subscription. */
 export const MAX_STREAMS = 64;
@@ -39,7 +40,7 @@ const frame = (e: KilnEvent) => `id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`;
 export async function handleEvents(req: Request): Promise<Response> {
   const admitted = await admit(req);
   if ("refused" in admitted) return admitted.refused;
-  const { kiln } = admitted;
+  const { kiln, caller, sessionId } = admitted;
   const url = new URL(req.url);
   const kinds = parseKinds(url);
   if ("bad" in kinds)
@@ -67,10 +68,13 @@ export async function handleEvents(req: Request): Promise<Response> {
       };
       const unsubscribe = bus.subscribe((e) => kinds.has(e.kind) && send(frame(e)));
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
+      // Team mode: revoking the token or ending the session that opened this stream closes it.
+      const unregister = kiln.teams.enabled ? kiln.teams.streams.add(streamOwner(caller.actor, sessionId), () => cleanup()) : () => {};
       cleanup = () => {
         if (closed) return;
         closed = true;
         open--;
+        unregister();
         unsubscribe();
         clearInterval(heartbeat);
         req.signal.removeEventListener("abort", cleanup);

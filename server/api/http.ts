@@ -9,7 +9,6 @@ import { readBody } from "./security";
 import { admit } from "./admit";
 import { callTool } from "./trpc";
 import { withCaller } from "../teams/actor";
-import { callerOf } from "./caller";
 
 /** Query parameters as an object; a repeated key becomes an array. */
 function queryParams(url: URL): Record<string, unknown> {
@@ -71,9 +70,9 @@ async function readJsonBody(req: Request, limit: number): Promise<{ params: unkn
 
 /** Handles one request to `/tools/<name>`. */
 export async function handleToolRequest(req: Request, name: string): Promise<Response> {
-  const admitted = await admit(req);
+  const admitted = await admit(req, "http");
   if ("refused" in admitted) return admitted.refused;
-  const { kiln } = admitted;
+  const { kiln, caller } = admitted;
   const tool = findTool(name);
   if (!tool)
     return fail(404, { code: "UNKNOWN_TOOL", message: `There is no tool named "${name}". GET /tools lists them.` });
@@ -83,7 +82,7 @@ export async function handleToolRequest(req: Request, name: string): Promise<Res
   const parsed = await readParams(req, kiln.config.bodyLimit);
   if ("response" in parsed) return parsed.response;
   try {
-    return ok(await withCaller(callerOf(req, "http"), () => callTool({ kiln }, tool.name, parsed.params)));
+    return ok(await withCaller(caller, () => callTool({ kiln }, tool.name, parsed.params)));
   } catch (e) {
     const { status, error, headers } = toErrorBody(e);
     return fail(status, error, headers);

@@ -15,12 +15,13 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../package.json" with { type: "json" };
 import { KilnError } from "../errors";
-import { getKiln, type Kiln } from "../runtime";
+import type { Kiln } from "../runtime";
 import { TOOL_GROUPS, type ToolDefinition } from "../tools/define-tool";
 import { allTools } from "../tools";
 import { catalogue } from "./catalogue";
 import { fail, toErrorBody, type ErrorBody } from "./envelope";
-import { checkRequest } from "./security";
+import { admit } from "./admit";
+import { withCaller } from "../teams/actor";
 import { callTool } from "./trpc";
 import { withSource } from "../events/source";
 
@@ -177,12 +178,11 @@ const MAX_IDLE = 16;
  * answers its own protocol errors (406, 415, 413, bad JSON-RPC) as JSON-RPC errors.
  */
 export async function handleMcpRequest(req: Request): Promise<Response> {
-  let kiln: Kiln;
+  const admitted = await admit(req, "mcp");
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln, caller } = admitted;
   let tools: ToolDefinition[];
   try {
-    kiln = await getKiln();
-    const refused = checkRequest(req, kiln.config);
-    if (refused) return fail(refused.status, refused.error);
     tools = selectTools(process.env.KILN_TOOLS);
   } catch (e) {
     const { status, error } = toErrorBody(e);
@@ -201,7 +201,8 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(req);
+    // The tool calls this request makes run as its caller (the person of its token, in team mode).
+    return await withCaller(caller, () => transport.handleRequest(req));
   } finally {
     // JSON mode resolves only once every answer is in the body, so closing now loses nothing.
     await server.close();

@@ -10,6 +10,7 @@ import { allTools } from "../tools";
 import { findUnencodableText } from "../tools/schemas";
 import { toErrorBody } from "./envelope";
 import { invalidParams } from "./param-errors";
+import { authorize } from "../teams/permissions";
 
 // tRPC codes for the statuses Kiln answers, so tRPC clients see the same status as /tools.
 const TRPC_CODES: Record<number, TRPCError["code"]> = {
@@ -38,7 +39,7 @@ async function withRollbackOnError(tool: ToolDefinition, ctx: ToolContext, run: 
     return await run();
   } catch (e) {
     const tx = ctx.kiln.transactions;
-    if (tool.access !== "write" || tool.group === "transactions" || !tx.rollbackOnError) throw e;
+    if (tool.access !== "write" || tool.group === "transactions" || tool.group === "teams" || !tx.rollbackOnError) throw e;
     const { status, error } = toErrorBody(e);
     const rolled = await tx.rollback(`${tool.name} failed: ${error.code}`);
     throw new KilnError(error.code, `${error.message} The transaction "${rolled.transaction.name}" was rolled back (rollback_on_error).`, status, {
@@ -67,12 +68,20 @@ async function parseParams(tool: ToolDefinition, input: unknown): Promise<unknow
 
 function toolProcedures() {
   const entries = allTools().map((tool) => {
+    // The caller's rights are checked first, outside the guarded call: a refused call is not a
+    // failure of the transaction (a viewer cannot roll back an editor's rollback_on_error group).
     // Validation happens inside the guarded call so that invalid params also count as a failure.
-    const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) =>
-      withRollbackOnError(tool, ctx, async () => {
+    const run = ({ input, ctx }: { input: unknown; ctx: ToolContext }) => {
+      try {
+        authorize(tool);
+      } catch (e) {
+        return Promise.reject(e).catch(asTrpcError);
+      }
+      return withRollbackOnError(tool, ctx, async () => {
         checkText(input);
         return tool.handler(await parseParams(tool, input), ctx);
       }).catch(asTrpcError);
+    };
     const base = t.procedure.input((raw) => raw);
     return [tool.name, tool.access === "read" ? base.query(run) : base.mutation(run)] as const;
   });

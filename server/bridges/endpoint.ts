@@ -2,7 +2,8 @@
  * `/bridge`: the WebSocket endpoint live applications connect to, on the service's own port
  * (docs/bridges.md, "Who connects to whom"). bin/kiln.js loads it on the first HTTP upgrade and
  * hands it every upgrade. Requests are
- * checked before the upgrade: no browser (Origin), loopback Host and peer, the bridge token.
+ * checked before the upgrade: no browser (Origin), loopback Host and peer, the bridge token (in
+ * team mode, a personal access token).
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -12,6 +13,10 @@ import { isLoopbackHost } from "../config";
 import type { Kiln } from "../runtime";
 import { MAX_FRAME } from "./protocol";
 import { BridgeSession } from "./session";
+import { actorAllows, personalActor, type Caller } from "../teams/actor";
+import { FORWARDED_HEADER, fromThisMachine, PEER_HEADER } from "../teams/client-ip";
+import { forbidden } from "../teams/permissions";
+import { streamOwner } from "../teams/streams";
 
 export const BRIDGE_PATH = "/bridge";
 
@@ -34,21 +39,41 @@ function matches(given: string, expected: string | undefined): boolean {
 
 const hostName = (host: string) => (host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]);
 
-/** Why an upgrade request is refused, or null. */
-export function refuseUpgrade(req: IncomingMessage, kiln: Kiln): { status: number; message: string } | null {
-  if (new URL(req.url ?? "/", "http://x").pathname !== BRIDGE_PATH) return { status: 404, message: "Not found" };
-  if (req.headers.origin !== undefined) return { status: 403, message: "Browsers may not connect to the bridge" };
+/** An upgrade's check: why it is refused, or who connects (server/teams/actor.ts). */
+export type UpgradeCheck = { refused: { status: number; message: string } } | { caller: Caller };
+
+/**
+ * Checks an upgrade request. Personal mode: the project's bridge token or KILN_TOKEN. Team mode
+ * (docs/teams.md): a personal access token whose holder may write (the app's hand edits are
+ * changes), or, from this machine only, the project's bridge token or the operator credential.
+ */
+export async function refuseUpgrade(req: IncomingMessage, kiln: Kiln): Promise<UpgradeCheck> {
+  const refused = (status: number, message: string): UpgradeCheck => ({ refused: { status, message } });
+  if (new URL(req.url ?? "/", "http://x").pathname !== BRIDGE_PATH) return refused(404, "Not found");
+  if (req.headers.origin !== undefined) return refused(403, "Browsers may not connect to the bridge");
   const host = req.headers.host ?? "";
   const { config } = kiln;
   if (!isLoopbackHost(hostName(host)) && !config.allowedHosts.includes(host) && !config.allowedHosts.includes(hostName(host)))
-    return { status: 403, message: `Host "${host}" is not served` };
+    return refused(403, `Host "${host}" is not served`);
   if (isLoopbackHost(config.host) && !isLoopbackHost(req.socket.remoteAddress?.replace(/^::ffff:/, "") ?? ""))
-    return { status: 403, message: "Only this machine may connect" };
+    return refused(403, "Only this machine may connect");
   const auth = req.headers.authorization ?? "";
   const token = auth.startsWith("Bearer ") ? auth.slice(7) : "";
-  if (!matches(token, kiln.live.credentials.token) && !matches(token, config.token))
-    return { status: 401, message: "A valid 'Authorization: Bearer <bridge token>' header is required" };
-  return null;
+  if (!kiln.teams.enabled) {
+    if (!matches(token, kiln.live.credentials.token) && !matches(token, config.token))
+      return refused(401, "A valid 'Authorization: Bearer <bridge token>' header is required");
+    return { caller: { source: "live", actor: personalActor("live", "live") } };
+  }
+  const headers = new Headers({ authorization: auth, [PEER_HEADER]: req.socket.remoteAddress ?? "" });
+  if (req.headers["x-forwarded-for"]) headers.set(FORWARDED_HEADER, String(req.headers["x-forwarded-for"]));
+  if (matches(token, kiln.live.credentials.token)) {
+    if (!fromThisMachine(headers)) return refused(401, "The project's bridge token is accepted from this machine only; use a personal access token");
+    return { caller: { source: "live", actor: kiln.teams.credentials.operatorActor("live", "live") } };
+  }
+  const resolved = await kiln.teams.credentials.resolve(headers, "live");
+  if ("refusal" in resolved) return refused(401, resolved.refusal.message);
+  if (!actorAllows(resolved.caller.actor, "write")) return refused(403, forbidden("Connecting a live application", "write", resolved.caller.actor).message);
+  return { caller: { ...resolved.caller, source: "live" } };
 }
 
 /** The bridge endpoint: what to do with an HTTP upgrade, and closing every connection (shutdown). */
@@ -63,9 +88,16 @@ export function createBridgeEndpoint(): { handleUpgrade: (req: IncomingMessage, 
         } catch {
           return reject(socket, 503, "Kiln is not running");
         }
-        const refusal = refuseUpgrade(req, kiln);
-        if (refusal) return reject(socket, refusal.status, refusal.message);
-        wss.handleUpgrade(req, socket, head, (ws) => void kiln.live.accept(new BridgeSession(ws)));
+        const check = await refuseUpgrade(req, kiln);
+        if ("refused" in check) return reject(socket, check.refused.status, check.refused.message);
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          // Team mode: revoking the token or removing its holder closes the connection.
+          if (kiln.teams.enabled) {
+            const unregister = kiln.teams.streams.add(streamOwner(check.caller.actor), (reason) => ws.close(4401, reason.slice(0, 120)));
+            ws.once("close", unregister);
+          }
+          void kiln.live.accept(new BridgeSession(ws));
+        });
       })();
     },
     close() {

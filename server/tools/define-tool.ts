@@ -8,7 +8,7 @@ import type { Kiln } from "../runtime";
 import type { Permission } from "../teams/actor";
 
 /** The groups the catalogue, MCP filtering and the builder's tool picker use. */
-export const TOOL_GROUPS = ["editor", "version_control", "transactions", "pipeline", "recipes"] as const;
+export const TOOL_GROUPS = ["editor", "version_control", "transactions", "pipeline", "recipes", "teams"] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 /**

@@ -11,6 +11,8 @@ import { saveAppFile } from "./editor/save-app-file";
 import { addModifier, setKeyframe } from "./editor/animation";
 import { getPipelineStatus, importAsset, listTransferableAssetsTool, transferAssetTool } from "./pipeline";
 import { RECIPE_TOOLS } from "./recipes";
+import { addUser, getAuditLog, inviteUser, listUsers, removeUser, resetPassword, setUserRole } from "./teams-members";
+import { createToken, listTokens, revokeToken, whoami } from "./teams-tokens";
 import { getHistory } from "./history";
 import { redo, undo } from "./undo";
 import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
@@ -54,6 +56,17 @@ export const TOOLS = [
   getPipelineStatus,
   importAsset,
   ...RECIPE_TOOLS,
+  whoami,
+  createToken,
+  listTokens,
+  revokeToken,
+  listUsers,
+  inviteUser,
+  addUser,
+  removeUser,
+  setUserRole,
+  resetPassword,
+  getAuditLog,
 ] as const satisfies readonly ToolDefinition<any, any>[];
 
 export type ToolName = (typeof TOOLS)[number]["name"];

@@ -9,10 +9,17 @@ import { prepareRecipe, type PrepareRecipe, type RecipeStoreOptions, type Recipe
 import type { Kiln } from "../runtime";
 import { allTools, findTool } from "./index";
 
-/** Every registered tool, for validating recipe steps against the tools' own schemas. */
+/**
+ * The registered tools a recipe step may call, for validating steps against the tools' own
+ * schemas. Team administration (members, tokens, the audit log) is not a recipe step: a run's
+ * step results are stored with the run, and a token's secret must never be.
+ */
 export const registryCatalogue: RecipeToolCatalogue = {
-  getTool: (name) => findTool(name),
-  toolNames: () => allTools().map((tool) => tool.name),
+  getTool: (name) => {
+    const tool = findTool(name);
+    return tool && tool.group !== "teams" ? tool : undefined;
+  },
+  toolNames: () => allTools().filter((tool) => tool.group !== "teams").map((tool) => tool.name),
 };
 
 /**

@@ -87,6 +87,8 @@ export const deleteVersion = defineTool({
   name: "delete_version",
   group: "version_control",
   access: "write",
+  // Deleting history is an owner's decision (docs/teams.md, "Roles").
+  permission: "admin",
   allowDelete: true,
   destructive: true,
   description: "Delete a version: its children are re-parented to its parent, branch heads and bases on it move to its parent (listed in branches_moved), storage no version needs is reclaimed.",

@@ -16,6 +16,8 @@ export async function POST(req: Request) {
   const kiln = await getKiln();
   const refused = checkOrigin(req, kiln.config);
   if (refused) return fail(refused.status, refused.error);
+  // Team mode: people sign in at /sign-in; KILN_TOKEN is not the service's credential there.
+  if (kiln.teams.enabled) return fail(404, { code: "NOT_FOUND", message: "Kiln runs in team mode: sign in at /sign-in (docs/teams.md)." });
   const text = await readBody(req, 16 * 1024);
   if (text === null) return fail(413, { code: "BODY_TOO_LARGE", message: "The request body is larger than 16384 bytes." });
   const isForm = (req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");

@@ -5,6 +5,7 @@ import { useStudioApi, type PipelineStatus } from "@/app/_lib/studio-api";
 import { useLoad } from "@/app/_lib/use-load";
 import { useStudioEvents } from "@/app/_lib/use-studio-events";
 import { TransferForm } from "./transfer-form";
+import { EditGate } from "../../_lib/viewer";
 
 type App = PipelineStatus["apps"][number];
 
@@ -80,7 +81,7 @@ export function PipelineStudio() {
         </section>
         <section className="panel" aria-labelledby="start-title">
           <h2 id="start-title">Start a transfer</h2>
-          <TransferForm stamp={stamp} onDone={(m) => { setMessage(m); bump(); }} />
+          <EditGate label="Start a transfer (read-only)"><TransferForm stamp={stamp} onDone={(m) => { setMessage(m); bump(); }} /></EditGate>
         </section>
       </div>
     </main>

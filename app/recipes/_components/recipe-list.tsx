@@ -19,6 +19,7 @@ import { useTRPC, useTRPCClient } from "../_lib/trpc";
 import { ConfirmDialog, Dialog } from "./dialog";
 import { TokenPrompt } from "./token-prompt";
 import { Toasts, useToasts } from "./toasts";
+import { useCanEdit } from "../../_lib/viewer";
 
 /** A recipe's page: /recipes/<name>, except "new", which is the blank builder's address. */
 export function recipeHref(name: string): string {
@@ -78,6 +79,7 @@ function DuplicateDialog({ entry, taken, onClose, onDone }: { entry: RecipeEntry
 
 /** The recipe list page. */
 export function RecipeList() {
+  const canEdit = useCanEdit();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { toasts, notify, dismiss } = useToasts();
@@ -125,7 +127,7 @@ export function RecipeList() {
                 <td className="row-actions">
                   {!entry.shadowed && <Link className="button-like" href={recipeHref(entry.name)} aria-label={`Open ${entry.name}`}>Open</Link>}
                   {!entry.shadowed && <button type="button" onClick={() => setDuplicating(entry)} aria-label={`Duplicate ${entry.name}`}>Duplicate</button>}
-                  <button type="button" className="danger" disabled={entry.source !== "project"} title={entry.source === "project" ? undefined : "Kiln never deletes user-wide recipes"} onClick={() => setDeleting(entry)} aria-label={`Delete ${entry.name}`}>Delete</button>
+                  <button type="button" className="danger" disabled={entry.source !== "project" || !canEdit} title={entry.source === "project" ? undefined : "Kiln never deletes user-wide recipes"} onClick={() => setDeleting(entry)} aria-label={`Delete ${entry.name}`}>Delete</button>
                 </td>
               </tr>
             ))}

@@ -2,10 +2,14 @@
 /** Asks for Kiln's access token when the service runs with KILN_TOKEN (answers were 401). */
 import { useState } from "react";
 import { setToken } from "../_lib/trpc";
+import { useViewer } from "../../_lib/viewer";
 
 /** The token form; `onSet` retries what failed. */
 export function TokenPrompt({ onSet }: { onSet(): void }) {
   const [value, setValue] = useState("");
+  // Team mode: a 401 means the session ended (signed out elsewhere, removed): sign in again.
+  if (useViewer().mode === "team")
+    return <p className="token-prompt card">Your session has ended. <a href={`/sign-in?next=${encodeURIComponent(typeof window === "undefined" ? "/" : window.location.pathname)}`}>Sign in again</a>.</p>;
   return (
     <form
       className="token-prompt card"

@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { NodeRun } from "../_lib/run-progress";
 import { runCounts } from "../_lib/run-progress";
 import type { RunPhase } from "./use-run";
+import { useCanEdit } from "../../_lib/viewer";
 
 /** Props of Toolbar. */
 export interface ToolbarProps {
@@ -41,6 +42,7 @@ function RunStatus({ run }: { run: ToolbarProps["run"] }) {
 
 /** The toolbar. */
 export function Toolbar({ name, dirty, canUndo, canRedo, errors, validating, saving, yamlOpen, run, on, panelOpen }: ToolbarProps) {
+  const canEdit = useCanEdit();
   return (
     <header className="toolbar" aria-label="Recipe builder">
       <Link href="/recipes" prefetch={false} className="toolbar-back" title="All recipes">← Recipes</Link>
@@ -70,8 +72,8 @@ export function Toolbar({ name, dirty, canUndo, canRedo, errors, validating, sav
       </div>
       <div className="toolbar-group">
         <button type="button" onClick={on.validate}>Validate</button>
-        <button type="button" onClick={on.save} disabled={saving} title="Save (Ctrl+S)">{saving ? "Saving…" : "Save"}</button>
-        <button type="button" className="primary" onClick={on.run} disabled={run.phase === "running"} title="Run (Ctrl+Enter)">▶ Run</button>
+        <button type="button" onClick={on.save} disabled={saving || !canEdit} title="Save (Ctrl+S)">{saving ? "Saving…" : "Save"}</button>
+        <button type="button" className="primary" onClick={on.run} disabled={run.phase === "running" || !canEdit} title="Run (Ctrl+Enter)">▶ Run</button>
         <button type="button" onClick={on.help} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">?</button>
       </div>
     </header>

@@ -7,5 +7,6 @@ import type { ToolInfo } from "./tools";
 
 /** Every tool, for the tool picker and the param forms. */
 export function builderTools(): ToolInfo[] {
-  return catalogue().map(({ name, group, description, input }) => ({ name, group, description, input }));
+  // Team administration is not a recipe step (server/tools/recipe-catalogue.ts).
+  return catalogue().filter((t) => t.group !== "teams").map(({ name, group, description, input }) => ({ name, group, description, input }));
 }

@@ -19,6 +19,7 @@ export const GROUP_TITLES: Record<string, string> = {
   transactions: "Transactions",
   pipeline: "Pipeline",
   recipes: "Recipes",
+  teams: "Teams",
 };
 
 /** A group of tools in the picker. */

@@ -12,6 +12,7 @@ import { sceneApi } from "../_lib/scene-api";
 import { Inspector } from "./inspector";
 import { ObjectTree } from "./object-tree";
 import { SceneCanvas } from "./scene-canvas";
+import { EditGate, useCanEdit } from "../../_lib/viewer";
 
 const APP_LINKS: AppId[] = ["blender", "unity", "godot"];
 
@@ -56,9 +57,11 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
     }
   }, []);
 
+  // Viewers (team mode) see the scene; its undo, redo and inspector are disabled for them.
+  const canEdit = useCanEdit();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
+      if (!(e.ctrlKey || e.metaKey) || !canEdit) return;
       const target = e.target as HTMLElement;
       // Inside a text field, Ctrl+Z edits the text.
       if (target.closest("input, textarea, select")) return;
@@ -68,7 +71,7 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [api, run]);
+  }, [api, run, canEdit]);
 
   const object = model?.objects.find((o) => o.name === selected) ?? null;
   return (
@@ -89,8 +92,8 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
         )}
         {model && !(model.scenes.length > 1) && <span className="studio-scene">Scene <strong>{model.scene}</strong></span>}
         <span className="spacer" />
-        <button type="button" onClick={() => run("Undo", api.undo)} title="Undo (Ctrl+Z)">Undo</button>
-        <button type="button" onClick={() => run("Redo", api.redo)} title="Redo (Ctrl+Shift+Z)">Redo</button>
+        <button type="button" onClick={() => run("Undo", api.undo)} title="Undo (Ctrl+Z)" disabled={!canEdit}>Undo</button>
+        <button type="button" onClick={() => run("Redo", api.redo)} title="Redo (Ctrl+Shift+Z)" disabled={!canEdit}>Redo</button>
         <span className={`live live-${stream}`} role="status">{stream === "open" ? "live" : stream}</span>
       </header>
       {notice && <p className="studio-notice" role="alert">{notice}</p>}
@@ -98,7 +101,7 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
       <div className="studio-main">
         <ObjectTree objects={model?.objects ?? []} selected={selected} onSelect={setSelected} />
         <SceneCanvas model={model} selected={selected} onSelect={setSelected} />
-        <Inspector object={object} model={model} api={api} run={run} />
+        <EditGate label="Inspector (read-only)"><Inspector object={object} model={model} api={api} run={run} /></EditGate>
       </div>
     </div>
   );

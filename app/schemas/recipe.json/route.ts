@@ -1,14 +1,12 @@
 /** `GET /schemas/recipe.json`: the JSON Schema of recipe files, for editors that validate YAML. */
-import { fail, json } from "@/server/api/envelope";
-import { checkRequest } from "@/server/api/security";
+import { json } from "@/server/api/envelope";
+import { admit } from "@/server/api/admit";
 import { recipeJsonSchema } from "@/server/recipes/schema";
-import { getKiln } from "@/server/runtime";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(req: Request) {
-  const kiln = await getKiln();
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
   return json(200, recipeJsonSchema(), { "content-type": "application/schema+json; charset=utf-8" });
 }

@@ -2,17 +2,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fail } from "@/server/api/envelope";
-import { checkRequest } from "@/server/api/security";
-import { getKiln } from "@/server/runtime";
+import { admit } from "@/server/api/admit";
 
 export const dynamic = "force-dynamic";
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
 
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
-  const kiln = await getKiln();
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln } = admitted;
   const { id } = await ctx.params;
   if (!ID.test(id)) return fail(404, { code: "SCREENSHOT_NOT_FOUND", message: `No screenshot named "${id}".` });
   try {

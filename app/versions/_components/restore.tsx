@@ -10,6 +10,7 @@ import { useId, useState } from "react";
 import { Dialog } from "@/app/recipes/_components/dialog";
 import { useStudioApi, type Branch, type Diff } from "@/app/_lib/studio-api";
 import { attempt, useLoad } from "@/app/_lib/use-load";
+import { useViewer } from "@/app/_lib/viewer";
 import { restorePhrases } from "../_lib/diff-words";
 
 const APPS = ["blender", "unity", "godot"];
@@ -36,11 +37,15 @@ export function GateNote({ gate, id }: { gate: Gate; id: string }) {
  * A version-changing button, off while a transaction is open; `noteId` names the GateNote that
  * says why (without one, the button shows the reason beside itself).
  */
-export function GatedButton({ gate, noteId, children, ...props }: React.ButtonHTMLAttributes<HTMLButtonElement> & { gate: Gate; noteId?: string }) {
+export function GatedButton({ gate, noteId, needs = "editor", children, ...props }: React.ButtonHTMLAttributes<HTMLButtonElement> & { gate: Gate; noteId?: string; needs?: "editor" | "owner" }) {
   const own = useId();
+  // The server refuses anyway (403); this spares a viewer (or an editor, for owner-only changes) a button that would.
+  const { role } = useViewer();
+  const allowed = needs === "owner" ? role === "owner" : role !== "viewer";
+  const title = gate.open ? gate.reason : allowed ? props.title : `Read-only: this needs the ${needs} role; you are ${role === "editor" ? "an" : "a"} ${role}.`;
   return (
     <>
-      <button type="button" {...props} disabled={gate.open || props.disabled} title={gate.open ? gate.reason : props.title} aria-describedby={gate.open ? noteId ?? own : undefined}>{children}</button>
+      <button type="button" {...props} disabled={gate.open || !allowed || props.disabled} title={title} aria-describedby={gate.open ? noteId ?? own : undefined}>{children}</button>
       {!noteId && <GateNote gate={gate} id={own} />}
     </>
   );

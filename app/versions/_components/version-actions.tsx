@@ -58,7 +58,7 @@ export function VersionActions({ selected, version, gate, onChanged }: ActionsPr
       </div>
       <div className="row">
         <RestoreButton id={id} name={version?.name} gate={gate} noteId={note} onRestored={onChanged} />
-        <GatedButton gate={gate} noteId={note} className="danger" onClick={() => window.confirm(`Delete ${id}? Its children are re-parented to its parent; this cannot be undone.`) && void act(() => api.write("delete_version", { version_id: id }), `Deleted ${id}`)} data-testid="delete-version">Delete…</GatedButton>
+        <GatedButton gate={gate} noteId={note} needs="owner" className="danger" onClick={() => window.confirm(`Delete ${id}? Its children are re-parented to its parent; this cannot be undone.`) && void act(() => api.write("delete_version", { version_id: id }), `Deleted ${id}`)} data-testid="delete-version">Delete…</GatedButton>
       </div>
       <form className="row" onSubmit={(e) => {
         e.preventDefault();

@@ -20,6 +20,7 @@ import { VersionActions } from "./version-actions";
 import { VersionGraph } from "./version-graph";
 
 import { SHOWN } from "./limits";
+import { EditGate } from "../../_lib/viewer";
 
 /** What the server rendered the page with. */
 export interface VersionsInitial { versions: VersionList; branches: Branches; diff?: Diff }
@@ -82,7 +83,7 @@ export function VersionsStudio({ initial }: { initial?: VersionsInitial }) {
           </section>
           <section className="panel" aria-labelledby="tx-title">
             <h2 id="tx-title">Transaction</h2>
-            <TransactionPanel stamp={stamp} onChanged={changed} />
+            <EditGate label="Transaction (read-only)"><TransactionPanel stamp={stamp} onChanged={changed} /></EditGate>
           </section>
           <section className="panel" aria-labelledby="log-title">
             <h2 id="log-title">Operation log</h2>

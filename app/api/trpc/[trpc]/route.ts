@@ -1,25 +1,24 @@
 /** tRPC over HTTP for the web UI: the same procedures as /tools, behind the same checks and body limit. */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { admit } from "@/server/api/admit";
 import { fail } from "@/server/api/envelope";
-import { checkRequest, readBody } from "@/server/api/security";
+import { readBody } from "@/server/api/security";
 import { appRouter } from "@/server/api/trpc";
-import { getKiln } from "@/server/runtime";
-import { callerOf } from "@/server/api/caller";
 import { withCaller } from "@/server/teams/actor";
 
 export const dynamic = "force-dynamic";
 
 async function handler(req: Request) {
-  const kiln = await getKiln();
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req, "browser");
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln, caller } = admitted;
   if (req.method === "POST") {
     const body = await readBody(req, kiln.config.bodyLimit);
     if (body === null) return fail(413, { code: "BODY_TOO_LARGE", message: `The request body is larger than ${kiln.config.bodyLimit} bytes.` });
     req = new Request(req.url, { method: "POST", headers: req.headers, body });
   }
   // allowMethodOverride: the builder sends queries as POST, since validate_recipe carries whole recipes.
-  return withCaller(callerOf(req, "browser"), () => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) }));
+  return withCaller(caller, () => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) }));
 }
 
 export { handler as GET, handler as POST };

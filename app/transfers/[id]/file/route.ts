@@ -6,9 +6,8 @@
 import { realpath, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fail } from "@/server/api/envelope";
-import { checkRequest } from "@/server/api/security";
+import { admit } from "@/server/api/admit";
 import { assetsDir } from "@/server/pipeline/files";
-import { getKiln } from "@/server/runtime";
 
 export const dynamic = "force-dynamic";
 
@@ -18,9 +17,9 @@ const TYPES: Record<string, string> = {
 };
 
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
-  const kiln = await getKiln();
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln } = admitted;
   const { id } = await ctx.params;
   const missing = () => fail(404, { code: "TRANSFER_FILE_NOT_FOUND", message: `Transfer "${id}" has no file to download.`, details: { transfer_id: id } });
   if (!ID.test(id)) return missing();

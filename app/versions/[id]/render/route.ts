@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import { fail, toErrorBody, zodFields } from "@/server/api/envelope";
-import { checkRequest } from "@/server/api/security";
-import { getKiln } from "@/server/runtime";
+import { admit } from "@/server/api/admit";
 import { buildRenderInput } from "@/server/scene/render-view";
 import { getScene } from "@/server/scene/state";
 import { APPS } from "@/server/scene/types";
@@ -23,9 +22,9 @@ const Query = z.strictObject({
 });
 
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }) {
-  const kiln = await getKiln();
-  const refused = checkRequest(req, kiln.config);
-  if (refused) return fail(refused.status, refused.error);
+  const admitted = await admit(req);
+  if ("refused" in admitted) return admitted.refused;
+  const { kiln } = admitted;
   const { id } = await ctx.params;
   const idOk = side.safeParse(id);
   const q = Query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
