@@ -37,7 +37,7 @@ export function useStudioApi() {
       listVersions: (limit: number, offset = 0) => read<VersionList>("list_versions", { limit, offset }),
       listBranches: () => read<BranchList>("list_branches"),
       diff: (from: string, to: string) => read<Diff>("diff_versions", { from, to }),
-      history: (input: { limit: number; offset?: number; tool?: string; app?: string; source?: string; transaction_id?: string }) => read<History>("get_history", input),
+      history: (input: { limit: number; offset?: number; tool?: string; app?: string; source?: string; person?: string; transaction_id?: string }) => read<History>("get_history", input),
       transaction: () => read<TransactionStatus>("get_transaction_status"),
       pipeline: (limit = 50) => read<PipelineStatus>("get_pipeline_status", { limit }),
       transferable: (app: string) => read<Transferable>("list_transferable_assets", { app }),

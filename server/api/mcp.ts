@@ -24,6 +24,7 @@ import { admit } from "./admit";
 import { withCaller } from "../teams/actor";
 import { callTool } from "./trpc";
 import { withSource } from "../events/source";
+import { MCP_SESSION_HEADER, clientInfoOf, openMcpSession, withMcpSession } from "./mcp-sessions";
 
 const SERVER_INFO = { name: "kiln", title: "Kiln", version: pkg.version };
 const INSTRUCTIONS =
@@ -201,11 +202,32 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   });
   await server.connect(transport);
   try {
+    // An `initialize` opens an MCP session that remembers the client's name (./mcp-sessions.ts).
+    const opened = req.headers.has(MCP_SESSION_HEADER) ? undefined : await initializeOf(req);
+    const session = opened ? openMcpSession(opened) : req.headers.get(MCP_SESSION_HEADER);
     // The tool calls this request makes run as its caller (the person of its token, in team mode).
-    return await withCaller(caller, () => transport.handleRequest(req));
+    const answer = await withCaller(withMcpSession(caller, session), () => transport.handleRequest(req));
+    if (!opened || !session) return answer;
+    const headers = new Headers(answer.headers);
+    headers.set(MCP_SESSION_HEADER, session);
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
   } finally {
     // JSON mode resolves only once every answer is in the body, so closing now loses nothing.
     await server.close();
     if (idle.length < MAX_IDLE) idle.push(server);
+  }
+}
+
+/** Largest body read ahead for an `initialize` (one is a few hundred bytes); bigger ones are left to the transport. */
+const INITIALIZE_PEEK = 64 * 1024;
+
+/** The clientInfo of an `initialize` request, read from a copy of its body (the transport reads the original). */
+async function initializeOf(req: Request): Promise<{ name: string; version?: string } | undefined> {
+  const length = Number(req.headers.get("content-length") ?? NaN);
+  if (!(length > 0 && length <= INITIALIZE_PEEK)) return undefined;
+  try {
+    return clientInfoOf(JSON.parse(await req.clone().text()));
+  } catch {
+    return undefined; // the transport answers the bad JSON itself
   }
 }

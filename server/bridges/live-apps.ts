@@ -17,6 +17,7 @@ import type { BridgeCredentials } from "./credentials";
 import { encodeBlob, type Blob } from "./frames";
 import { HEARTBEAT_MS, PROTOCOL_VERSION, SLOW_REPLY_TIMEOUT_MS, type AppSideRecord, type Edit, type Hello } from "./protocol";
 import { BridgeSession, disconnected } from "./session";
+import type { Actor } from "../teams/actor";
 
 export type Connection = "embedded" | "live" | "disconnected";
 
@@ -88,7 +89,7 @@ export class LiveApps {
     session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS });
     const noted = this.workspace.note("bridge", "live_connect", hello.app, {
       app_version: hello.app_version, instance: hello.instance, file: hello.file, session: session.id,
-    }).catch(() => undefined);
+    }, liveActor(session)).catch(() => undefined);
     try {
       await this.reconcile(session, records);
       await noted;
@@ -114,7 +115,7 @@ export class LiveApps {
     if (this.sessions.get(session.app) !== session) return;
     this.sessions.delete(session.app);
     if (!bye) this.dropped.set(session.app, new Date());
-    void this.workspace.note("bridge", "live_disconnect", session.app, { session: session.id, goodbye: bye }).catch(() => undefined);
+    void this.workspace.note("bridge", "live_disconnect", session.app, { session: session.id, goodbye: bye }, liveActor(session)).catch(() => undefined);
   }
 
   /**
@@ -137,7 +138,7 @@ export class LiveApps {
       const tool = adopt ? "live_adopt" : "live_edit";
       await this.workspace.execute(
         { tool, app: hello.app, params: { records, replace: true } },
-        { kind: "live", origin: session, onTurn: register, loggedParams: { source: hello.app, instance: hello.instance, file: hello.file, records: records.length, replace: true } },
+        { kind: "live", origin: session, actor: liveActor(session), onTurn: register, loggedParams: { source: hello.app, instance: hello.instance, file: hello.file, records: records.length, replace: true } },
       );
       return;
     }
@@ -206,7 +207,7 @@ export class LiveApps {
       const { records, meshes } = this.toRecords(session.app, edit.records, blobs);
       const applied = await this.workspace.execute(
         { tool: "live_edit", app: session.app, params: { records, deleted: edit.deleted } },
-        { kind: "live", origin: session, loggedParams: { source: session.app, instance: session.hello.instance, records: records.length, deleted: edit.deleted.length } },
+        { kind: "live", origin: session, actor: liveActor(session), loggedParams: { source: session.app, instance: session.hello.instance, records: records.length, deleted: edit.deleted.length } },
       );
       for (const id of Object.values(meshes)) session.meshes.add(id);
       return { seq: applied.seq, meshes };
@@ -293,4 +294,13 @@ function diffApp(app: AppId, have: Map<string, SceneEntity>, state: SceneState):
   }
   for (const [id, record] of have) if (!state.has(id) && belongsTo(id, app)) changes.push({ id, before: record, after: null });
   return changes;
+}
+
+/**
+ * Who a live app's changes are: whoever connected it (the token's person in team mode), "in" the
+ * app ("Ada in Blender"), in the connection's own session so per-person undo tells its edits apart.
+ */
+function liveActor(session: BridgeSession): Actor {
+  const hello = session.hello;
+  return { ...session.caller.actor, client: "live", clientName: `${hello.app} ${hello.app_version}`.trim(), session: session.id };
 }

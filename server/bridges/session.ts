@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
 import { KilnError } from "../errors";
+import { personalActor, type Caller } from "../teams/actor";
 import type { AppId } from "../scene/types";
 import { decodeBlob, type Blob } from "./frames";
 import {
@@ -44,7 +45,10 @@ export class BridgeSession {
   private saidBye = false;
   private helloWaiter?: { resolve: (h: { hello: Hello; blobs: Map<string, Blob> }) => void; reject: (e: Error) => void };
 
-  constructor(private ws: WebSocket) {
+  /**
+   * @param caller who connected (server/bridges/endpoint.ts): the app's hand edits are theirs.
+   */
+  constructor(private ws: WebSocket, readonly caller: Caller = { source: "live", actor: personalActor("live", "live") }) {
     ws.on("message", (data, isBinary) => this.receive(data as Buffer, isBinary));
     ws.on("pong", () => (this.lastSeen = Date.now()));
     ws.on("close", () => this.closed());

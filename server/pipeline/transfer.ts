@@ -22,6 +22,7 @@ import { activeTransfers } from "./registry";
 import { exportFromLiveApp, exportsItself, importIntoLiveApp } from "./live-export";
 import { mkdir } from "node:fs/promises";
 import { pipelineJob, runInWorker } from "./worker/pool";
+import { callerColumns } from "../teams/attribution";
 
 export interface TransferRequest {
   source_app: AppId;
@@ -72,7 +73,7 @@ async function runTransfer(
   const id = randomUUID();
   const base = { source_app: req.source_app, target_app: req.target_app, asset: req.asset, format };
   await kiln.db.transfer.create({
-    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running", stage: "exporting" },
+    data: { id, sourceApp: base.source_app, targetApp: base.target_app, asset: base.asset, format, options: JSON.stringify(options), status: "running", stage: "exporting", ...callerColumns() },
   });
   const announce = (action: "started" | "finished", status: string) =>
     kilnEvents().publish({ kind: "transfer", action, transfer_id: id, status, source_app: base.source_app, target_app: base.target_app, asset: base.asset });

@@ -14,7 +14,7 @@ import { RECIPE_TOOLS } from "./recipes";
 import { addUser, getAuditLog, inviteUser, listUsers, removeUser, resetPassword, setUserRole } from "./teams-members";
 import { createToken, listTokens, revokeToken, whoami } from "./teams-tokens";
 import { getHistory } from "./history";
-import { redo, undo } from "./undo";
+import { getUndoState, redo, undo } from "./undo";
 import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
 import {
   createBranch, deleteVersion, diffVersions, listBranches, listVersions, restoreVersion, saveVersion, switchBranch,
@@ -35,6 +35,7 @@ export const TOOLS = [
   deleteObject,
   undo,
   redo,
+  getUndoState,
   setKeyframe,
   addModifier,
   saveAppFile,

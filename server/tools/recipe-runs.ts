@@ -18,6 +18,7 @@
 import { kilnEvents } from "../events/bus";
 import type { Db } from "../db/client";
 import type { ActiveSceneChange, RecipeRun, RunTransaction, StepError, StepRecord, VariableValue } from "../recipes";
+import { callerColumns, personWhere, readActor, type ActorColumns, type ActorOut } from "../teams/attribution";
 
 const PROGRESS_INTERVAL_MS = 200;
 const MAX_STORED_RESULT = 64 * 1024;
@@ -40,6 +41,8 @@ export interface StoredRun {
   interrupted_at?: { index: number; id: string | null; name: string | null; tool: string | null };
   started_at: string;
   duration_ms: number | null;
+  /** Who ran it ("unknown" for runs recorded before attribution). */
+  run_by: ActorOut;
 }
 
 /** A run as list_recipe_runs returns it: counts instead of the steps themselves. */
@@ -47,7 +50,7 @@ export type RunSummary = Omit<StoredRun, "steps"> & {
   step_counts: { total: number; succeeded: number; failed: number; skipped: number };
 };
 
-type Row = { id: string; recipe: string; source: string | null; path: string | null; status: string; variables: string; steps: string; transactionId: string | null; startedAt: Date; durationMs: number | null };
+type Row = Partial<ActorColumns> & { id: string; recipe: string; source: string | null; path: string | null; status: string; variables: string; steps: string; transactionId: string | null; startedAt: Date; durationMs: number | null };
 
 /** A step's params or result as stored: itself, or `{truncated, bytes}` past MAX_STORED_RESULT. */
 function storedValue<T>(value: T): T | { truncated: true; bytes: number } {
@@ -82,7 +85,7 @@ export class RunRecorder {
   /** Creates the `running` row. */
   static async start(db: Db, run: { id: string; recipe: string; source: string; path?: string; variables: Record<string, unknown> }): Promise<RunRecorder> {
     await db.recipeRun.create({
-      data: { id: run.id, recipe: run.recipe, source: run.source, path: run.path ?? null, status: "running", variables: JSON.stringify(run.variables), steps: '{"steps":[]}' },
+      data: { id: run.id, recipe: run.recipe, source: run.source, path: run.path ?? null, status: "running", variables: JSON.stringify(run.variables), steps: '{"steps":[]}', ...callerColumns() },
     });
     const recorder = new RunRecorder(db, run.id, run.recipe);
     recorder.announce("started", "running");
@@ -208,6 +211,7 @@ function toStored(row: Row): StoredRun {
     active_scene_changes: Array.isArray(doc.active_scene_changes) ? doc.active_scene_changes : [],
     started_at: row.startedAt.toISOString(),
     duration_ms: row.durationMs,
+    run_by: readActor(row),
   };
 }
 
@@ -218,8 +222,8 @@ export async function getRun(db: Db, id: string): Promise<StoredRun | undefined>
 }
 
 /** Runs newest first, optionally of one recipe, with paging. */
-export async function listRuns(db: Db, options: { recipe?: string; limit: number; offset: number }) {
-  const where = options.recipe === undefined ? {} : { recipe: options.recipe };
+export async function listRuns(db: Db, options: { recipe?: string; person?: string; limit: number; offset: number }) {
+  const where = { ...(options.recipe === undefined ? {} : { recipe: options.recipe }), ...(options.person ? personWhere(options.person) : {}) };
   const [rows, total] = await Promise.all([
     db.recipeRun.findMany({ where, orderBy: [{ startedAt: "desc" }, { id: "desc" }], skip: options.offset, take: options.limit }),
     db.recipeRun.count({ where }),

@@ -16,6 +16,7 @@ import { prepareOffLoop, registryCatalogue, recipeStore } from "./recipe-catalog
 import { cancelRun, startRecipe, type RunSource } from "./recipe-runner";
 import { getRun, listRuns } from "./recipe-runs";
 import { bool, num } from "./schemas";
+import { actorOut, personFilter } from "../teams/attribution";
 
 const recipeName = (what = "The recipe's name") =>
   z.string().min(1, "a recipe name must not be empty").max(200)
@@ -55,6 +56,7 @@ const storedRunFields = {
   interrupted_at: z.object({ index: z.number(), id: z.string().nullable(), name: z.string().nullable(), tool: z.string().nullable() }).optional()
     .meta({ description: "Where an interrupted run was cut off: the step index (0-based) and, when recorded in time, its id, name and tool." }),
   started_at: z.string(), duration_ms: z.number().nullable(),
+  run_by: actorOut.describe('Who ran it ("Ada via Claude Desktop").'),
 };
 const entryOut = z.object({
   name: z.string(), description: z.string().optional(), source: z.enum(["project", "user"]), path: z.string(),
@@ -217,9 +219,10 @@ export const listRecipeRuns = defineTool({
   name: "list_recipe_runs",
   group: "recipes",
   access: "read",
-  description: "Recipe runs, newest first (optionally of one recipe), with their status, time, variables and step counts.",
+  description: "Recipe runs, newest first (optionally of one recipe or one person), with who ran them, their status, time, variables and step counts.",
   input: z.strictObject({
     recipe: recipeName("Only runs of this recipe").optional(),
+    person: personFilter().optional(),
     limit: num(z.number().int().min(1).max(500)).default(50),
     offset: num(z.number().int().min(0)).default(0),
   }),

@@ -2,11 +2,13 @@
 import { z } from "zod";
 import { defineTool } from "./define-tool";
 import { num } from "./schemas";
+import { actorOut, personFilter } from "../teams/attribution";
 
 const versionIdParam = (what: string) => z.string().min(1).max(20).describe(`${what}: a version id such as v001.`);
 const versionOut = z.object({
   version_id: z.string(), name: z.string(), description: z.string(), branch: z.string(), parent: z.string().nullable(),
   created_at: z.string(), auto: z.boolean(), summary: z.object({ objects: z.number(), changes: z.number() }),
+  saved_by: actorOut.describe("Who saved it (an auto-save: whoever's restore caused it)."),
 });
 const branchOut = z.object({
   name: z.string(), head: z.string().nullable(), base: z.string().nullable(), current: z.boolean(),
@@ -14,6 +16,7 @@ const branchOut = z.object({
   working_base: z.string().nullable().describe("The version the working state was loaded from: last saved as or restored from (null: the initial state, or that version was deleted)."),
   changed_since_base: z.boolean().describe("The working state has changes since working_base: what restore_version saves automatically first (for another branch: operations were logged on it since)."),
   created_at: z.string(),
+  created_by: actorOut,
 });
 const kindsOut = z.object({ added: z.array(z.unknown()), removed: z.array(z.unknown()), changed: z.array(z.unknown()) });
 
@@ -31,14 +34,15 @@ export const listVersions = defineTool({
   name: "list_versions",
   group: "version_control",
   access: "read",
-  description: "List saved versions, newest first, with paging.",
+  description: "List saved versions, newest first, with paging, each with who saved it (`saved_by.by`); `person` filters.",
   input: z.strictObject({
     limit: num(z.number().int().min(1).max(500)).default(50),
     offset: num(z.number().int().min(0)).default(0),
     branch: z.string().min(1).max(100).optional().describe("Only this branch's versions."),
+    person: personFilter().optional(),
   }),
   output: z.object({ versions: z.array(versionOut), total: z.number(), limit: z.number(), offset: z.number() }),
-  handler: (input, { kiln }) => kiln.versions.list(input.limit, input.offset, input.branch),
+  handler: (input, { kiln }) => kiln.versions.list(input.limit, input.offset, input.branch, input.person),
 });
 
 export const restoreVersion = defineTool({
@@ -113,6 +117,9 @@ export const diffVersions = defineTool({
   input: z.strictObject({ from: z.string().min(1).max(20), to: z.string().min(1).max(20).default("working") }),
   output: z.object({
     from: z.string(), to: z.string(), total_changes: z.number(),
+    from_saved_by: actorOut.nullable().describe("Who saved `from` (null: the working state)."),
+    to_saved_by: actorOut.nullable().describe("Who saved `to` (null: the working state)."),
+    changed_by: z.array(actorOut.extend({ operations: z.number() })).describe("Who made the changes logged on `to`'s branch between the two sides, most active first."),
     apps: z.record(z.string(), z.object({ objects: kindsOut, materials: kindsOut, scenes: kindsOut, active_scene: z.unknown().optional() })),
   }),
   handler: (input, { kiln }) => kiln.versions.diff(input.from, input.to),

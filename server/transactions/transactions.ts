@@ -14,6 +14,7 @@ import type { Change } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import { kilnEvents } from "../events/bus";
 import { readChanges } from "../workspace/op-blobs";
+import { callerColumns } from "../teams/attribution";
 
 type Row = Awaited<ReturnType<Db["transaction"]["findFirstOrThrow"]>>;
 
@@ -64,7 +65,7 @@ export class Transactions {
       if (this.open)
         throw conflict("TRANSACTION_ALREADY_OPEN", `Transaction "${this.open.row.name}" is already open; commit or roll it back first.`, { transaction: this.describeOpen() });
       const row = await this.db.transaction.create({
-        data: { id: randomUUID(), name, status: "open", branch: this.ws.branch, startSeq: this.ws.seq, rollbackOnError },
+        data: { id: randomUUID(), name, status: "open", branch: this.ws.branch, startSeq: this.ws.seq, rollbackOnError, ...callerColumns() },
       });
       this.open = { row, changes: [], operations: 0, tools: [] };
       kilnEvents().publish({ kind: "transaction", action: "begun", id: row.id, name: row.name });

@@ -16,6 +16,7 @@ import { loadBranchState, loadSnapshot, slicer, snapshotWorking } from "./snapsh
 import { diffTrees, diffTreesInSlices, type RecordRef } from "./tree";
 import { describeDiff } from "./diff";
 import { kilnEvents } from "../events/bus";
+import { callerColumns, personWhere, readActor, type ActorOut } from "../teams/attribution";
 
 type VersionRow = Awaited<ReturnType<Db["version"]["findFirstOrThrow"]>>;
 type BranchRow = Awaited<ReturnType<Db["branch"]["findFirstOrThrow"]>>;
@@ -29,7 +30,7 @@ export function describeVersion(v: VersionRow) {
   return {
     version_id: versionId(v.number), name: v.name, description: v.description, branch: v.branch,
     parent: v.parent === null ? null : versionId(v.parent), created_at: v.createdAt.toISOString(), auto: v.auto,
-    summary: { objects: v.objects, changes: v.changes },
+    summary: { objects: v.objects, changes: v.changes }, saved_by: readActor(v),
   };
 }
 
@@ -115,7 +116,7 @@ export class VersionControl {
       const pre = preWritten;
       await this.store.addAndRelease(tx, [root, root], created, pre.counted ? [] : pre.hashes, [workRoot], pre.counted ? pre.hashes : []);
       await tx.branch.update({ where: { name: branchName }, data: { head: number, workRoot: root, workSeq: seq } });
-      return tx.version.create({ data: { number, name, description, branch: branchName, parent: head === null ? null : Number(head), root, objects, changes, auto } });
+      return tx.version.create({ data: { number, name, description, branch: branchName, parent: head === null ? null : Number(head), root, objects, changes, auto, ...callerColumns() } });
     }, { timeout: 60_000 }).catch(async (error) => {
       await discard(preWritten);
       throw error;
@@ -138,8 +139,8 @@ export class VersionControl {
   }
 
   /** Versions, newest first. */
-  async list(limit: number, offset: number, branch?: string) {
-    const where = branch ? { branch } : {};
+  async list(limit: number, offset: number, branch?: string, person?: string) {
+    const where = { ...(branch ? { branch } : {}), ...(person ? personWhere(person) : {}) };
     const [rows, total] = await Promise.all([
       this.db.version.findMany({ where, orderBy: { number: "desc" }, take: limit, skip: offset }),
       this.db.version.count({ where }),
@@ -244,7 +245,7 @@ export class VersionControl {
       const snapshot = from ? { root: from.root, created: [] } : initialSnapshot(this.store);
       const row = await this.db.$transaction(async (tx) => {
         await this.store.addRefs(tx, [snapshot.root], snapshot.created);
-        return tx.branch.create({ data: { name, head: from?.number ?? null, base: from?.number ?? null, workRoot: snapshot.root, workSeq: this.ws.seq } });
+        return tx.branch.create({ data: { name, head: from?.number ?? null, base: from?.number ?? null, workRoot: snapshot.root, workSeq: this.ws.seq, ...callerColumns() } });
       });
       kilnEvents().publish({ kind: "branch", action: "created", name });
       return this.describeBranch(row, 0, false, { base: from ? versionId(from.number) : null, changed: false });
@@ -256,7 +257,7 @@ export class VersionControl {
       name: b.name, head: b.head === null ? null : versionId(b.head), base: b.base === null ? null : versionId(b.base),
       current: b.name === this.ws.branch, versions, unsaved_changes: unsaved,
       working_base: working?.base ?? null, changed_since_base: working?.changed ?? unsaved,
-      created_at: b.createdAt.toISOString(),
+      created_at: b.createdAt.toISOString(), created_by: readActor(b),
     };
   }
 
@@ -367,16 +368,33 @@ export class VersionControl {
   /** Objects, materials and scenes added, removed and changed between two versions (or "working"). */
   async diff(from: string, to: string) {
     const side = async (id: string, field: string) => {
-      if (id === "working") return { root: (await snapshotWorking(this.ws, this.store)).root, working: true };
+      if (id === "working") return { root: (await snapshotWorking(this.ws, this.store)).root, working: true, branch: this.ws.branch, at: new Date(), saved_by: null };
       const v = await this.version(id, field);
       await this.store.loadTree(v.root);
-      return { root: v.root, working: false };
+      return { root: v.root, working: false, branch: v.branch, at: v.createdAt, saved_by: readActor(v) };
     };
     const a = await side(from, "from"), b = await side(to, "to");
     const d = diffTrees(a.root, b.root, this.store.node);
     const records = await this.store.records([...d.values()].flat().filter((ref) => ref !== null));
     const read = (ref: RecordRef | null): SceneEntity | null => (ref ? records.get(ref)! : null);
     const pairs = [...d].map(([, [x, y]]) => ({ before: read(x), after: read(y) }));
-    return { from, to, ...describeDiff(pairs) };
+    return { from, to, from_saved_by: a.saved_by, to_saved_by: b.saved_by, changed_by: await this.changedBy(a, b), ...describeDiff(pairs) };
+  }
+
+  /**
+   * Who made the operations between two sides of a diff: those logged on `to`'s branch between
+   * the two sides' times (versions keep their save time, not a log position), one entry per person
+   * and client, most active first.
+   */
+  private async changedBy(a: { at: Date }, b: { at: Date; branch: string }): Promise<(ActorOut & { operations: number })[]> {
+    const [lo, hi] = a.at <= b.at ? [a.at, b.at] : [b.at, a.at];
+    const groups = await this.db.operation.groupBy({
+      by: ["actorId", "actorName", "actorClient", "actorClientName", "actorToken"],
+      where: { branch: b.branch, createdAt: { gt: lo, lte: hi }, changes: { not: "[]" } },
+      _count: { _all: true },
+    });
+    return groups
+      .map((g) => ({ ...readActor({ ...g, actorSession: null }), operations: g._count._all }))
+      .sort((x, y) => y.operations - x.operations);
   }
 }

@@ -6,8 +6,9 @@
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
 import { blobParts } from "./op-blobs";
+import type { ActorColumns } from "../teams/attribution";
 
-export interface OperationRow {
+export interface OperationRow extends ActorColumns {
   seq: number;
   branch: string;
   kind: string;
@@ -94,6 +95,6 @@ export class OperationWriter {
  * costs more than the insert itself; Prisma's sql tag keeps it parameterised on both databases.
  */
 function insertRows(rows: OperationRow[], blobParts: Map<number, number>) {
-  const values = rows.map((r) => Prisma.sql`(${r.seq}, ${r.branch}, ${r.kind}, ${r.tool}, ${r.app}, ${r.params}, ${r.changes}, ${r.transactionId}, ${r.source}, ${blobParts.get(r.seq) ?? null}, ${r.createdAt})`);
-  return Prisma.sql`INSERT INTO "Operation" ("seq", "branch", "kind", "tool", "app", "params", "changes", "transactionId", "source", "blobParts", "createdAt") VALUES ${Prisma.join(values)}`;
+  const values = rows.map((r) => Prisma.sql`(${r.seq}, ${r.branch}, ${r.kind}, ${r.tool}, ${r.app}, ${r.params}, ${r.changes}, ${r.transactionId}, ${r.source}, ${blobParts.get(r.seq) ?? null}, ${r.createdAt}, ${r.actorId}, ${r.actorName}, ${r.actorClient}, ${r.actorClientName}, ${r.actorToken}, ${r.actorSession})`);
+  return Prisma.sql`INSERT INTO "Operation" ("seq", "branch", "kind", "tool", "app", "params", "changes", "transactionId", "source", "blobParts", "createdAt", "actorId", "actorName", "actorClient", "actorClientName", "actorToken", "actorSession") VALUES ${Prisma.join(values)}`;
 }

@@ -15,7 +15,8 @@ import { OperationWriter, type OperationRow } from "./op-writer";
 import { joinChanges, splitChanges } from "./op-blobs";
 import { kilnEvents } from "../events/bus";
 import { operationEvent } from "../events/operation-event";
-import { currentSource } from "../events/source";
+import { currentCaller, type Actor } from "../teams/actor";
+import { actorColumns } from "../teams/attribution";
 
 /** Who is writing: lets transactions tag operations and refuse what they must refuse. */
 export interface WriteHooks {
@@ -53,6 +54,8 @@ export interface ExecuteOptions {
   loggedParams?: Record<string, unknown>;
   /** Runs in turn, just before the operation is planned (a live app registering exactly there). */
   onTurn?: () => void;
+  /** Who made it, when not the current caller (a live app's hand edit is its connection's). */
+  actor?: Actor;
 }
 
 export interface AppliedOperation { seq: number; changes: Change[]; result: unknown }
@@ -103,15 +106,15 @@ export class Workspace {
       const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
       const outcome = applyOperation(this.stateMap, op);
       await this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin });
-      return this.commit(kind, op.tool, op.app, opts.loggedParams ?? op.params, outcome.changes, outcome.result, transactionId);
+      return this.commit(kind, op.tool, op.app, opts.loggedParams ?? op.params, outcome.changes, outcome.result, transactionId, opts.actor);
     });
     await durable;
     return applied;
   }
 
   /** Logs an event that changes no record (a live application connecting), in turn with the changes. */
-  async note(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>): Promise<AppliedOperation> {
-    const { applied, durable } = await this.inTurn(async () => this.commit(kind, tool, app, params, [], null, null));
+  async note(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, actor?: Actor): Promise<AppliedOperation> {
+    const { applied, durable } = await this.inTurn(async () => this.commit(kind, tool, app, params, [], null, null, actor));
     await durable;
     return applied;
   }
@@ -135,17 +138,18 @@ export class Workspace {
   }
 
   /** Applies changes in memory and queues their log row; `durable` settles when the row is written. */
-  private commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null): { applied: AppliedOperation; durable: Promise<void> } {
+  private commit(kind: string, tool: string, app: AppId | null, params: Record<string, unknown>, changes: Change[], result: unknown, transactionId: string | null, actor?: Actor): { applied: AppliedOperation; durable: Promise<void> } {
     this.apply(changes);
     for (const c of changes) this.dirty.add(c.id);
     const seq = ++this.lastSeq;
     // Read now: the write settles outside the caller's async context. A live application's edits
     // and connection notes are its own, whichever call happened to be in context.
-    const source = kind === "live" || kind === "bridge" ? "live" : currentSource();
+    const caller = currentCaller();
+    const source = kind === "live" || kind === "bridge" ? "live" : caller.source;
     const stored = splitChanges(changes);
     const row: OperationRow = {
       seq, branch: this.branch, kind, tool, app, params: JSON.stringify(params), changes: stored.text, blob: stored.blob,
-      transactionId, source, createdAt: new Date(),
+      transactionId, source, createdAt: new Date(), ...actorColumns(actor ?? caller.actor),
     };
     const branch = this.branch;
     const written = this.writer.write(row).then(() => {

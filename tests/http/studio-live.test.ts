@@ -128,10 +128,10 @@ describe("undo and redo", () => {
     await stream.close();
   });
 
-  it("undoes another client's change (the branch's last), and a new change ends redo", async () => {
+  it("undoes the session's last change (plain HTTP calls share one session), and a new change ends redo", async () => {
     await ok("undo"); // the redo above: x back to 0
     expect((await crate()).position.x).toBe(0);
-    await ok("create_gameobject", { name: "Other", type: "Empty", app: "godot" }); // another client
+    await ok("create_gameobject", { name: "Other", type: "Empty", app: "godot" });
     const r = await ok("undo");
     expect(r.tools).toEqual(["create_gameobject"]);
     expect((await ok("get_scene", { app: "godot" })).objects.some((o: any) => o.name === "Other")).toBe(false);

@@ -1,7 +1,7 @@
 "use client";
 /**
  * The recipe's last runs (list_recipe_runs), kept by Kiln so they survive a reload: each with the
- * variables it ran with (values that differ from the recipe's defaults now stand out) and a note
+ * variables it ran with and who ran it ("Ada via Claude Desktop") (values that differ from the recipe's defaults now stand out) and a note
  * when it switched an app's active scene. Open one to see its results on the steps, run it again
  * with the same variables, or start from them in the run dialog.
  */
@@ -60,6 +60,7 @@ export function RunHistory({ recipe, defaults, shownRunId, running, onOpen, onRu
             <li key={r.run_id} className={r.run_id === shownRunId ? "is-shown" : undefined} data-testid="run-history-item">
               <span className={`run-pill run-${r.status}`}>{r.status}</span>
               <span className="muted small" title={r.started_at}>{when}{r.duration_ms != null ? ` · ${formatDuration(r.duration_ms)}` : ""}</span>
+              <span className="small run-by" data-testid="run-by" title={r.run_by.session ? `session ${r.run_by.session}` : undefined}>{r.run_by.by}</span>
               <span className="muted small run-counts">{r.step_counts.succeeded}/{r.step_counts.total} ok{r.step_counts.failed ? ` · ${r.step_counts.failed} failed` : ""}</span>
               {vars.length > 0 && (
                 <dl className="run-vars" aria-label="Variables of this run" data-testid="run-vars">

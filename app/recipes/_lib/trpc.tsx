@@ -27,6 +27,20 @@ export function setToken(token: string): void {
   else window.sessionStorage.removeItem(TOKEN_KEY);
 }
 
+const SESSION_KEY = "kiln-session";
+
+/**
+ * This tab's client session (sent as `X-Kiln-Session`): in personal mode undo and redo act on the
+ * steps made in this tab, and history names it (server/api/caller.ts). Kept for the tab's life
+ * (getRandomValues, not randomUUID: the latter needs a secure context, which a LAN address is not).
+ */
+export function tabSession(): string {
+  if (typeof window === "undefined") return "browser";
+  let id = window.sessionStorage.getItem(SESSION_KEY);
+  if (!id) window.sessionStorage.setItem(SESSION_KEY, (id = `tab-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`));
+  return id;
+}
+
 /** Headers for requests outside tRPC (screenshot images). */
 export function authHeaders(): Record<string, string> {
   const token = getToken();
@@ -42,7 +56,7 @@ export function KilnProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", methodOverride: "POST", headers: authHeaders })],
+      links: [httpBatchLink({ url: "/api/trpc", methodOverride: "POST", headers: () => ({ ...authHeaders(), "x-kiln-session": tabSession() }) })],
     }),
   );
   return (

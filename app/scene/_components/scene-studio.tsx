@@ -1,14 +1,15 @@
 "use client";
 /**
  * The scene page: loads the scene with get_scene, keeps it current from GET /events, and lays out
- * the tree, the WebGL view and the inspector. Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) call undo/redo.
+ * the tree, the WebGL view and the inspector. Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) call undo/redo,
+ * which act on this tab's own steps; the Undo button says which ("Undo: move Box, 2 min ago").
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPCClient } from "@/app/recipes/_lib/trpc";
 import { useKilnEvents, type StreamEvent } from "@/app/_lib/use-kiln-events";
 import type { AppId } from "@/server/scene/types";
 import { applyRecords, modelFromScene, type SceneModel } from "../_lib/scene-model";
-import { sceneApi } from "../_lib/scene-api";
+import { sceneApi, undoLabel, type UndoState } from "../_lib/scene-api";
 import { Inspector } from "./inspector";
 import { ObjectTree } from "./object-tree";
 import { SceneCanvas } from "./scene-canvas";
@@ -23,6 +24,8 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  const [undoState, setUndoState] = useState<UndoState | null>(null);
+  const [, setTick] = useState(0);
   const modelRef = useRef(model);
   modelRef.current = model;
 
@@ -30,8 +33,18 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
     api.getScene().then((r) => { setModel(modelFromScene(r)); setError(null); }, (e: Error) => setError(e.message));
   }, [api]);
   useEffect(reload, [reload]);
+  // What Undo would undo: asked again after every change (anyone's: a conflict may come or go).
+  const refreshUndo = useCallback(() => {
+    api.undoState().then(setUndoState, () => setUndoState(null));
+  }, [api]);
+  useEffect(refreshUndo, [refreshUndo]);
+  useEffect(() => {
+    const t = setInterval(() => setTick((n) => n + 1), 30_000); // "2 min ago" moves on
+    return () => clearInterval(t);
+  }, []);
 
   const onEvent = useCallback((e: StreamEvent) => {
+    if (e.kind === "operation" || e.kind === "branch" || e.kind === "reset") refreshUndo();
     const m = modelRef.current;
     if (e.kind === "reset" || e.kind === "branch") return reload();
     if (e.kind !== "operation" || !m) return;
@@ -42,7 +55,7 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
     }
     const next = applyRecords(m, e.records);
     if (next !== m) setModel(next);
-  }, [reload]);
+  }, [reload, refreshUndo]);
   const stream = useKilnEvents(onEvent, ["operation", "branch"]);
 
   /** Calls a tool; false when it refused (the notice says why), so a field can show the value it kept. */
@@ -92,8 +105,9 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
         )}
         {model && !(model.scenes.length > 1) && <span className="studio-scene">Scene <strong>{model.scene}</strong></span>}
         <span className="spacer" />
-        <button type="button" onClick={() => run("Undo", api.undo)} title="Undo (Ctrl+Z)" disabled={!canEdit}>Undo</button>
-        <button type="button" onClick={() => run("Redo", api.redo)} title="Redo (Ctrl+Shift+Z)" disabled={!canEdit}>Redo</button>
+        {undoState?.undo && <span className="muted small" data-testid="undo-next">{undoLabel("Undo", undoState.undo)}</span>}
+        <button type="button" onClick={() => run("Undo", api.undo)} title={`${undoLabel("Undo", undoState?.undo ?? null)} (Ctrl+Z)`} disabled={!canEdit} data-testid="undo-button">Undo</button>
+        <button type="button" onClick={() => run("Redo", api.redo)} title={`${undoLabel("Redo", undoState?.redo ?? null)} (Ctrl+Shift+Z)`} disabled={!canEdit}>Redo</button>
         <span className={`live live-${stream}`} role="status">{stream === "open" ? "live" : stream}</span>
       </header>
       {notice && <p className="studio-notice" role="alert">{notice}</p>}

@@ -97,9 +97,8 @@ export function VersionGraph({ versions, branches, current, selected, onSelect, 
               {v.auto && <span className="badge">auto</span>}
               {v.version_id === base && <span className="badge">working state</span>}
               {forked && <span className="muted small">from {v.parent}</span>}
-              {/* The meta line: where an author ("by …") would go too. */}
               <span className="graph-meta muted small">
-                <span>{v.branch}</span> · <span>{v.summary.objects} object{v.summary.objects === 1 ? "" : "s"}</span> · <time dateTime={v.created_at}>{new Date(v.created_at).toLocaleString("en-GB")}</time>
+                <span data-testid="version-by">{v.saved_by.by}</span> · <span>{v.branch}</span> · <span>{v.summary.objects} object{v.summary.objects === 1 ? "" : "s"}</span> · <time dateTime={v.created_at}>{new Date(v.created_at).toLocaleString("en-GB")}</time>
               </span>
             </span>
             {/* Not a Tab stop inside the listbox: the keyboard reaches the same page from the actions. */}

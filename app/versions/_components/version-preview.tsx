@@ -67,6 +67,7 @@ export function VersionPreview({ version: v, branches, apps }: { version: Versio
         <dl className="kv">
           <dt>Branch</dt><dd>{v.branch}</dd>
           <dt>Parent</dt><dd>{v.parent ? <Link href={`/versions/${v.parent}`} prefetch={false}>{v.parent}</Link> : "none (the first version)"}</dd>
+          <dt>Saved by</dt><dd data-testid="version-saved-by">{v.saved_by.by}</dd>
           <dt>Saved</dt><dd><time dateTime={v.created_at}>{new Date(v.created_at).toLocaleString("en-GB")}</time></dd>
           <dt>Content</dt><dd>{v.summary.objects} object{v.summary.objects === 1 ? "" : "s"}, {v.summary.changes} changed record{v.summary.changes === 1 ? "" : "s"} since its parent</dd>
           {v.description && <><dt>Description</dt><dd>{v.description}</dd></>}
