@@ -14,20 +14,31 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => join(root, "node_modules/.bin", name);
 
-/** The stages, in order. Each is one command; its output goes straight to this terminal. */
+/**
+ * The stages, in order. Each is one command; its output goes straight to this terminal, except a
+ * stage marked `alongside`: it runs at the same time as the next stage, its output kept and
+ * printed when it ends. The typecheck (one core, about a minute) runs beside vitest, whose test
+ * files run one at a time and mostly wait on the service they start. Not beside the build: tsc
+ * reads the build's generated route types (.next/types), which the build rewrites.
+ */
 export const STAGES = [
-  { name: "typecheck", cmd: bin("tsc"), args: ["--noEmit", "-p", "."] },
   { name: "build", cmd: process.execPath, args: [join(root, "scripts/build.mjs")] },
+  { name: "typecheck", cmd: bin("tsc"), args: ["--noEmit", "-p", "."], alongside: true },
   { name: "vitest", cmd: bin("vitest"), args: ["run"] },
   { name: "interop", cmd: bin("vitest"), args: ["run", "-c", "vitest.interop.config.ts"] },
   { name: "e2e", cmd: bin("playwright"), args: ["test"] },
 ];
 
-function run(stage) {
+function run(stage, quiet = false) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(stage.cmd, stage.args, { cwd: root, stdio: "inherit" });
-    const done = (code, error) => resolve({ name: stage.name, code, error, seconds: (performance.now() - started) / 1000 });
+    const child = spawn(stage.cmd, stage.args, { cwd: root, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let output = "";
+    if (quiet) {
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+    }
+    const done = (code, error) => resolve({ name: stage.name, code, error, output, seconds: (performance.now() - started) / 1000 });
     child.on("error", (e) => done(-1, e.message));
     child.on("exit", (code, signal) => done(code ?? (signal ? 128 : 1), signal ? `killed by ${signal}` : undefined));
   });
@@ -39,10 +50,26 @@ const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)
 export async function runStages(stages) {
   const started = performance.now();
   const results = [];
-  for (const stage of stages) {
+  const report = (r) => console.log(`=== ${r.name}: ${r.code === 0 ? "passed" : "FAILED"} in ${fmt(r.seconds)} ===`);
+  let beside; // a stage running alongside the current one
+  for (let i = 0; i < stages.length; i++) {
+    const stage = stages[i];
+    if (stage.alongside && i + 1 < stages.length && !beside) {
+      console.log(`\n=== ${stage.name} (alongside ${stages[i + 1].name}; its output follows when it ends) ===`);
+      beside = run(stage, true);
+      continue;
+    }
     console.log(`\n=== ${stage.name} ===`);
     const r = await run(stage);
-    console.log(`=== ${stage.name}: ${r.code === 0 ? "passed" : "FAILED"} in ${fmt(r.seconds)} ===`);
+    report(r);
+    if (beside) {
+      const b = await beside;
+      beside = undefined;
+      console.log(`\n=== ${b.name} output ===`);
+      process.stdout.write(b.output);
+      report(b);
+      results.push(b);
+    }
     results.push(r);
   }
   const buildFailed = results.some((r) => r.name === "build" && r.code !== 0);

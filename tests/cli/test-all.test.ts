@@ -19,6 +19,18 @@ describe("npm test's stage runner", () => {
     expect(r.stdout).toContain("2 of 4 stage(s) failed");
   });
 
+  it("runs a stage marked alongside at the same time as the next one, printing its output when it ends", () => {
+    const slow = `{ name: "typecheck", alongside: true, cmd: process.execPath, args: ["-e", "setTimeout(() => { console.log('typecheck says hi'); process.exit(4); }, 300)"] }`;
+    const build = `{ name: "build", cmd: process.execPath, args: ["-e", "console.log('build ran'); setTimeout(() => {}, 600)"] }`;
+    const r = runner(`[${slow}, ${build}, ${node("vitest", 0)}]`);
+    expect(r.status).toBe(1);
+    // The build started before the typecheck ended (its line comes first), and the typecheck's output is kept.
+    expect(r.stdout.indexOf("build ran")).toBeLessThan(r.stdout.indexOf("typecheck says hi"));
+    expect(r.stdout).toMatch(/FAIL\s+typecheck\s+\S+\s+exit 4/);
+    expect(r.stdout).toMatch(/pass\s+build/);
+    expect(r.stdout).toContain("ran vitest");
+  });
+
   it("exits 0 when every stage passed", () => {
     const r = runner(`[${node("typecheck", 0)}, ${node("vitest", 0)}]`);
     expect(r.status).toBe(0);
