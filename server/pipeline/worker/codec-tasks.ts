@@ -15,6 +15,7 @@ import { exportFound, type ExportOptions, type ExportResult } from "../export-sc
 import { decode, encode, type TransferFormat } from "../formats";
 import { packLongStrings, unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
+import { prescanFile } from "../prescan-file";
 import { MTL_TEXTURE_KEYS, parseMapLine } from "../formats/mtl";
 
 /** Read, decode and plan: `files` are absolute paths, the first the main file; side files are found by `names`. */
@@ -59,6 +60,8 @@ const since = (t: number) => Math.round(performance.now() - t);
 
 async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
   let t = performance.now();
+  // Counted in constant memory first: a file past a limit is refused before it is read whole.
+  await prescanFile(task.main, task.format);
   const files = await readFiles([task.main]);
   for (const [name, p] of Object.entries(task.side)) files.set(name, new Uint8Array(await readFile(p)));
   const mainName = path.basename(task.main);
