@@ -99,3 +99,13 @@ describe("OBJ reader", () => {
     expect(r.warnings).toEqual(['obj: 100000 objects ("O0", "O1", "O2", "O3", "O4", …) had faces without normals; smooth normals computed']);
   });
 });
+
+describe("reader failures", () => {
+  it("never show an engine message: a malformed ASCII FBX that makes FBXLoader throw a TypeError reads as malformed", async () => {
+    const file = path.join(dir, "broken.fbx");
+    writeFileSync(file, `; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\nObjects:  {\n\tGeometry: 10, "Geometry::Tri", "Mesh" {\n\t\tVertices: 7\n\t\tPolygonVertexIndex: 5\n\t}\n\tModel: 20, "Model::Tri", "Mesh" {\n\t}\n}\nConnections:  {\n\tC: "OO",10,20\n\tC: "OO",20,0\n}\n`);
+    const failure = await runCodecTask({ ...decodeTask(file), format: "fbx" }).then(() => null, (e: Error) => e);
+    expect(failure?.message).toMatch(/^fbx: the file is malformed/);
+    expect(failure?.message).not.toMatch(/forEach|undefined|Cannot/);
+  });
+});

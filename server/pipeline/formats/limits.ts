@@ -11,7 +11,13 @@ import { ANIMATION_CHANNELS, type InterchangeScene } from "./interchange";
 export const LIMITS = {
   /** OBJ, USDA and .gltf JSON are read as text: a string of more than ~512 MiB cannot exist in V8. */
   textFileBytes: 256 * 2 ** 20,
-  /** GLB, FBX and any file besides. */
+  /**
+   * ASCII FBX: three's FBXLoader parses it into a tree of strings and number arrays of ~25 times
+   * the file's size (25 MB took 0.7 GB and 9 s), so it gets a cap of its own; larger scenes come
+   * as binary FBX or glTF.
+   */
+  fbxTextBytes: 32 * 2 ** 20,
+  /** GLB, binary FBX and any file besides. */
   binaryFileBytes: 2 ** 30,
   /** Nodes (objects) in one file. */
   nodes: 100_000,

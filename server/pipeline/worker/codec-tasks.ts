@@ -12,7 +12,7 @@ import { readFiles, sha256, writeFiles, type FileInfo } from "../files";
 import type { SceneState } from "../../scene/types";
 import type { Asset } from "../assets";
 import { exportFound, type ExportOptions, type ExportResult } from "../export-scene";
-import { decode, encode, type TransferFormat } from "../formats";
+import { decode, encode, LimitError, type TransferFormat } from "../formats";
 import { packLongStrings, unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
 import { prescanFile } from "../prescan-file";
@@ -69,11 +69,32 @@ async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
   const file = { path: task.main, bytes: main.length, sha256: sha256(main) };
   const read = since(t);
   t = performance.now();
-  const decoded = await decode(task.format, files, mainName);
+  let decoded, planned;
+  try {
+    decoded = await decode(task.format, files, mainName);
+  } catch (e) {
+    throw readerFailure(e, task.format);
+  }
   const decodeMs = since(t);
   t = performance.now();
-  const planned = planImport(task.app, decoded.scene, task.groupName);
+  try {
+    planned = planImport(task.app, decoded.scene, task.groupName);
+  } catch (e) {
+    throw readerFailure(e, task.format);
+  }
   return { plan: planned.plan, warnings: [...decoded.warnings, ...planned.warnings], file, timings_ms: { read, decode: decodeMs, plan: since(t) } };
+}
+
+/**
+ * A reader's failure as users see it: a broken limit and the readers' own sentences (plain
+ * Errors) as they are; an engine error never (a TypeError inside three's FBXLoader on a malformed
+ * ASCII FBX, "Cannot read properties of undefined (reading 'forEach')", or V8's "Cannot create a
+ * string longer than ..."): those say the file is malformed, in words that hold for any of them.
+ */
+export function readerFailure(e: unknown, format: TransferFormat): Error {
+  if (e instanceof LimitError) return e;
+  if (e instanceof Error && e.constructor === Error && (e as { code?: unknown }).code === undefined) return e;
+  return new Error(`${format}: the file is malformed: its structure is not one the ${format} reader can follow (a part it needs is missing or of the wrong kind)`);
 }
 
 async function runEncode(task: EncodeTask): Promise<EncodeOutput> {
