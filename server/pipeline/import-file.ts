@@ -9,7 +9,7 @@
  */
 import { open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { invalid, notFound } from "../errors";
+import { invalid, KilnError, notFound } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
 import { assetsDir, type FileInfo } from "./files";
@@ -140,11 +140,18 @@ export async function importAssetFile(kiln: Kiln, req: ImportFileRequest): Promi
 
   // Decoding runs on the worker pool; the job count bounds how many files are in memory at once.
   return pipelineJob(async () => {
-    const side = await findSideFiles(req.path, real, format, allowed, info.size);
+    let side: Record<string, string>;
+    try {
+      side = await findSideFiles(req.path, real, format, allowed, info.size);
+    } catch (e) {
+      if (e instanceof KilnError) throw e; // a refused side file (PATH_NOT_ALLOWED, FILE_TOO_LARGE)
+      throw invalid("ASSET_UNREADABLE", `"${req.path}" could not be read as ${format}: ${(e as Error).message}`, { field: "path", path: req.path, format });
+    }
     const stem = path.basename(real, path.extname(real));
     let decoded;
     try {
-      decoded = await runInWorker({ kind: "decode", format, main: real, side, app: req.app, groupName: stem });
+      // OBJ and USDA were pre-scanned by findSideFiles' scan, the first task that reads them.
+      decoded = await runInWorker({ kind: "decode", format, main: real, side, app: req.app, groupName: stem, prescanned: format === "obj" || format === "usd" });
     } catch (e) {
       throw invalid("ASSET_UNREADABLE", `"${req.path}" could not be read as ${format}: ${(e as Error).message}`, { field: "path", path: req.path, format });
     }

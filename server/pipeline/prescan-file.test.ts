@@ -2,13 +2,14 @@
 // An OBJ of too many objects is refused by the pre-scan after reading the part of it that holds
 // the first 100,001 (never the whole file, never a typed array per object), and the reader itself
 // checks the count again before each object's arrays exist. Files are generated into a temp dir.
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LIMITS } from "./formats";
 import { decodeObj } from "./formats/obj-read";
-import { ObjPrescan } from "./formats/prescan";
+import { ObjPrescan, UsdaPrescan } from "./formats/prescan";
+import { parseUsda } from "./formats/usda-parse";
 import { prescanFile } from "./prescan-file";
 import { runCodecTask } from "./worker/codec-tasks";
 
@@ -107,5 +108,48 @@ describe("reader failures", () => {
     const failure = await runCodecTask({ ...decodeTask(file), format: "fbx" }).then(() => null, (e: Error) => e);
     expect(failure?.message).toMatch(/^fbx: the file is malformed/);
     expect(failure?.message).not.toMatch(/forEach|undefined|Cannot/);
+  });
+});
+
+describe("USDA pre-scan", () => {
+  /** A USDA whose layer doc is one string of `size` bytes, its first 64 KiB text and the rest sparse (zero bytes). */
+  const hugeString = (size: number) => {
+    const file = path.join(dir, "string.usda");
+    writeFileSync(file, `#usda 1.0\n(\n    doc = """${"x".repeat(65_536)}`);
+    truncateSync(file, size);
+    const fd = openSync(file, "r+");
+    writeSync(fd, '"""\n)\n', size - 6);
+    closeSync(fd);
+    return file;
+  };
+
+  it("refuses a 200 MB string after reading the first ~32 MiB of it, before the file is read whole", async () => {
+    const file = hugeString(200e6);
+    let read = 0;
+    await expect(prescanFile(file, "usd", (n) => (read = n))).rejects.toThrow(`usda: the string starting at line 3 is longer than ${LIMITS.usdaStringBytes} bytes`);
+    expect(read).toBeLessThanOrEqual(LIMITS.usdaStringBytes + 2 * 2 ** 20);
+    // The first task of an import that reads the file (the scan for side files) runs it.
+    await expect(runCodecTask({ kind: "scan", format: "usd", main: file })).rejects.toThrow(/longer than 33554432 bytes/);
+  });
+
+  it("measures strings, triple-quoted strings, asset paths and paths alike, whatever the chunk boundaries", () => {
+    const text = `#usda 1.0 "not a string in a comment\n(\n    doc = """a "quoted" \\""" x"""\n)\ndef "A" { asset a = @12345@\n rel r = </a/b/c> string s = 'it\\'s' string e = "" }\n`;
+    const bytes = new TextEncoder().encode(text);
+    for (const [cap, ok] of [[17, true], [16, false], [100, true]] as const)
+      for (const size of [1, 2, 5, bytes.length]) {
+        const scan = new UsdaPrescan(cap);
+        const run = () => { for (let at = 0; at < bytes.length; at += size) scan.push(bytes.subarray(at, at + size)); scan.end(); };
+        if (ok) expect(run, `cap ${cap}, chunks of ${size}`).not.toThrow();
+        else expect(run, `cap ${cap}, chunks of ${size}`).toThrow("the string starting at line 3 is longer than 16 bytes");
+      }
+    // The triple-quoted doc (17 bytes between its quotes, an escaped quote and a pair inside) is the longest; the asset path is 5, the path 6.
+    expect(() => new UsdaPrescan(4).push(new TextEncoder().encode("#usda 1.0\nasset a = @12345@\n"))).toThrow("the asset path starting at line 2");
+  });
+
+  it("the parser reads long strings in runs and refuses one past the cap itself", () => {
+    const long = "y".repeat(2 ** 20);
+    expect(parseUsda(`#usda 1.0\n(\n    doc = "${long}\\n${long}"\n)\n`).metadata.doc).toBe(`${long}\n${long}`);
+    const tooLong = "z".repeat(LIMITS.usdaStringBytes + 2);
+    expect(() => parseUsda(`#usda 1.0\n(\n    doc = "${tooLong}\\n"\n)\n`)).toThrow(/a string longer than 33554432 characters at line 3/);
   });
 });

@@ -38,6 +38,11 @@ export const LIMITS = {
   fbxInflatedBytes: 2 ** 30,
   /** ...and at most this many times the file's size (plus 64 MiB), so a small zlib bomb is refused before inflating. */
   fbxInflateRatio: 64,
+  /**
+   * One USDA string, asset path or path, in bytes of the file: twice the custom properties'
+   * budget, room for a property's JSON with every quote escaped.
+   */
+  usdaStringBytes: 32 * 2 ** 20,
   /** Nesting of USDA prims, values and dictionaries. */
   usdaDepth: 256,
   /** Levels of objects and arrays in one custom property's value (`{"a": [[1]]}`: 2). */

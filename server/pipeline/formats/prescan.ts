@@ -118,8 +118,98 @@ export class ObjPrescan implements Prescan {
 
 const tooManyObjects = (count: string) => new LimitError(`obj: the file has ${count} objects with faces (each one node); at most ${LIMITS.nodes} nodes are read`);
 
+/**
+ * USDA: the length of every quoted string ('…', "…", triple-quoted), asset path (@…@) and path
+ * (<…>), in bytes between its delimiters, and the line it starts on. A string is one value of
+ * the parser, so one of 200 MB was a 200 MB value (2.6 GB on the way); none may pass
+ * LIMITS.usdaStringBytes. A triple quote is taken as one here even if it never closes (the
+ * parser then reads an empty string): the count is an upper bound.
+ */
+export class UsdaPrescan implements Prescan {
+  private mode: "code" | "comment" | "quote1" | "quote2" | "string" | "triple" | "asset" | "path" = "code";
+  private quote = 0;
+  /** Quotes in a row seen inside a triple-quoted string. */
+  private run = 0;
+  private escaped = false;
+  private length = 0;
+  private line = 1;
+  private startLine = 1;
+
+  /** `maxString`: the cap (LIMITS.usdaStringBytes; smaller in tests). */
+  constructor(private readonly maxString: number = LIMITS.usdaStringBytes) {}
+
+  push(bytes: Uint8Array): void {
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (c === 10) this.line++;
+      switch (this.mode) {
+        case "code":
+          if (c === 35) this.mode = "comment"; // #
+          else if (c === 34 || c === 39) [this.mode, this.quote, this.startLine] = ["quote1", c, this.line];
+          else if (c === 64) this.open("asset"); // @
+          else if (c === 60) this.open("path"); // <
+          break;
+        case "comment":
+          if (c === 10) this.mode = "code";
+          break;
+        case "quote1": // one quote: a second makes "" (empty, or a triple's start)
+          if (c === this.quote) this.mode = "quote2";
+          else (this.open("string"), this.inString(c));
+          break;
+        case "quote2":
+          if (c === this.quote) (this.open("triple"), (this.run = 0));
+          else (this.mode = "code"), i--, c === 10 && this.line--; // "" was empty: read this byte as code
+          break;
+        case "string":
+          this.inString(c);
+          break;
+        case "triple":
+          // Quotes in a row are counted once a byte other than a third one follows them.
+          if (!this.escaped && c === this.quote) {
+            if (++this.run === 3) this.mode = "code";
+            break;
+          }
+          for (; this.run > 0; this.run--) this.grow();
+          this.grow();
+          this.escaped = !this.escaped && c === 92;
+          break;
+        case "asset":
+          if (c === 64) this.mode = "code";
+          else this.grow();
+          break;
+        case "path":
+          if (c === 62) this.mode = "code";
+          else this.grow();
+          break;
+      }
+    }
+  }
+
+  private open(mode: "string" | "triple" | "asset" | "path"): void {
+    if (mode === "asset" || mode === "path") this.startLine = this.line;
+    this.mode = mode;
+    this.length = 0;
+    this.escaped = false;
+  }
+
+  private inString(c: number): void {
+    if (this.escaped) this.escaped = false;
+    else if (c === 92) this.escaped = true;
+    else if (c === this.quote) return void (this.mode = "code");
+    this.grow();
+  }
+
+  private grow(): void {
+    if (++this.length > this.maxString)
+      throw new LimitError(`usda: the ${this.mode === "asset" ? "asset path" : this.mode === "path" ? "path" : "string"} starting at line ${this.startLine} is longer than ${this.maxString} bytes; at most ${this.maxString} are read`);
+  }
+
+  end(): void {}
+}
+
 /** The pre-scan of a format, or null where the reader's own checks come first (see docs/pipeline.md). */
 export function prescanFor(format: TransferFormat): Prescan | null {
   if (format === "obj") return new ObjPrescan();
+  if (format === "usd") return new UsdaPrescan();
   return null;
 }

@@ -27,6 +27,8 @@ export interface DecodeTask {
   side: Record<string, string>;
   app: AppId;
   groupName: string;
+  /** The main file passed its pre-scan already (a scan task of this import ran it). */
+  prescanned?: boolean;
 }
 export interface DecodeOutput extends PlanResult {
   file: FileInfo;
@@ -61,7 +63,7 @@ const since = (t: number) => Math.round(performance.now() - t);
 async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
   let t = performance.now();
   // Counted in constant memory first: a file past a limit is refused before it is read whole.
-  await prescanFile(task.main, task.format);
+  if (!task.prescanned) await prescanFile(task.main, task.format);
   const files = await readFiles([task.main]);
   for (const [name, p] of Object.entries(task.side)) files.set(name, new Uint8Array(await readFile(p)));
   const mainName = path.basename(task.main);
@@ -154,6 +156,8 @@ function usdAssets(bytes: Uint8Array): string[] {
 }
 
 async function runScan(task: ScanTask): Promise<string[]> {
+  // The first look at an import's main file: pre-scanned before it is read whole (prescan-file.ts).
+  if (!task.library) await prescanFile(task.main, task.format);
   const bytes = new Uint8Array(await readFile(task.main));
   if (task.format === "obj" && task.library) return mtlImages(new TextDecoder().decode(bytes));
   if (task.format === "obj") return objLibraries(bytes);
