@@ -137,6 +137,9 @@ describe("a live app", () => {
     expect((await objectsOf()).get("Box").position).toEqual({ x: 7, y: 0, z: 4 });
     const history = await kiln.ok("get_history", { limit: 1 });
     expect(history.entries[0]).toMatchObject({ kind: "live", tool: "live_edit", app: "blender" });
+    // The person who connected the app, "in Blender", in the connection's own session.
+    expect(history.entries[0].actor).toMatchObject({ client: "live", client_name: expect.stringMatching(/^blender /), session: expect.any(String) });
+    expect(history.entries[0].actor.by).toMatch(/ in Blender$/);
     // Kiln does not send the app its own edit back.
     const n = peer.applies.length;
     await peer.edit([{ ...box, name: "Crate", id: "object/blender/Main/Crate", position: { x: 7, y: 0, z: 4 } }], [box.id]);
