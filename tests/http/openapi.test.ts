@@ -50,7 +50,7 @@ describe("/openapi.json", () => {
     expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     const get = doc.paths["/tools/list_versions"].get;
-    expect(get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:offset", "query:branch"]);
+    expect(get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:offset", "query:branch", "query:person"]);
   });
 
   it("every path answers every method it declares", async () => {
