@@ -9,6 +9,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type KilnServer } from "../helpers/server";
 import { bearer, post, setUpTeam, type Team } from "../helpers/team";
@@ -149,6 +150,20 @@ describe("personal mode: two sessions", () => {
     // Session two's undo is its own last step: A back to 1.
     await ok("undo", {}, s2);
     expect(await x("A")).toBe(1);
+  });
+
+  it("entries logged before attribution read as unknown, and person \"unknown\" selects them", async () => {
+    // What the migration leaves on older rows: the actor columns added as NULL.
+    if (kiln.databaseUrl) return; // SQLite only: the file is edited while the service is stopped
+    await kiln.kill("SIGTERM");
+    const Database = (await import("better-sqlite3")).default;
+    const db = new Database(path.join(kiln.home, "kiln.db"));
+    db.prepare(`UPDATE "Operation" SET "actorId" = NULL, "actorName" = NULL, "actorClient" = NULL, "actorClientName" = NULL, "actorToken" = NULL, "actorSession" = NULL WHERE "seq" <= 2`).run();
+    db.close();
+    await kiln.restart();
+    const old = (await kiln.ok("get_history", { person: "unknown", limit: 10 })).entries;
+    expect(old.map((e: any) => e.seq).sort()).toEqual([1, 2]);
+    expect(old[0].actor).toEqual({ user_id: null, name: "unknown", client: null, client_name: null, token: null, session: null, by: "unknown" });
   });
 
   it("records the operating-system user and the client", async () => {
