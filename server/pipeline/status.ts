@@ -9,6 +9,7 @@ import { assetBounds, objectTriangles, subtree } from "./assets";
 import { TRANSFER_PATHS, targetsOf } from "./paths";
 import { activeTransfers } from "./registry";
 import { poolStatus } from "./worker/pool";
+import { readActor } from "../teams/attribution";
 
 /** How many finished transfers get_pipeline_status shows by default, and at most. */
 export const RECENT_DEFAULT = 20;
@@ -63,7 +64,7 @@ export async function pipelineStatus(kiln: Kiln, limit = RECENT_DEFAULT) {
     transfer_id: r.id, source_app: r.sourceApp, target_app: r.targetApp, asset: r.asset, format: r.format,
     // A row still "running" that this process is not running was cut off by a restart or crash.
     status: r.status === "running" ? "interrupted" : r.status,
-    options: parse(r.options, {}), started_at: r.startedAt.toISOString(), duration_ms: r.durationMs,
+    options: parse(r.options, {}), started_at: r.startedAt.toISOString(), duration_ms: r.durationMs, started_by: readActor(r),
     file: r.filePath ? { path: r.filePath, bytes: r.bytes, sha256: r.sha256 } : null,
     imported: parse(r.imported, null), warnings: parse<string[]>(r.warnings, []), error: parse(r.error, null),
   }));

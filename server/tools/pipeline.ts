@@ -6,6 +6,7 @@ import { transferAsset } from "../pipeline/transfer";
 import { defineTool } from "./define-tool";
 import { appId, appParam, bool, name, num, vecOut } from "./schemas";
 import { appOut } from "./editor/scene-tool";
+import { actorOut } from "../teams/attribution";
 
 const fileOut = z.object({ path: z.string(), bytes: z.number(), sha256: z.string() });
 const renameOut = z.object({ kind: z.enum(["object", "material"]), from: z.string(), to: z.string() });
@@ -64,6 +65,7 @@ export const listTransferableAssetsTool = defineTool({
 const transferOut = z.object({
   transfer_id: z.string(), source_app: z.string(), target_app: z.string(), asset: z.string(), format: z.string(),
   status: z.string(), options: z.unknown(), started_at: z.string(), duration_ms: z.number().nullable(),
+  started_by: actorOut.optional().describe("Who started it (get_pipeline_status's recent transfers)."),
   file: z.object({ path: z.string(), bytes: z.number().nullable(), sha256: z.string().nullable() }).nullable(),
   imported: z.unknown(), warnings: z.array(z.string()), error: z.unknown(),
 });

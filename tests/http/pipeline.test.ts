@@ -200,6 +200,9 @@ describe("status", () => {
     expect(status.body.result.in_progress).toEqual([]);
     expect(status.body.result.recent).toHaveLength(3);
     expect(status.body.result.recent[0]).toMatchObject({ status: "succeeded", duration_ms: expect.any(Number), file: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    // Who started it: the operating-system user over HTTP (personal mode).
+    expect(status.body.result.recent[0].started_by).toMatchObject({ user_id: null, client: "http" });
+    expect(status.body.result.recent[0].started_by.name).not.toBe("unknown");
   });
 });
 
