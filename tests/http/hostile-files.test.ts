@@ -38,7 +38,7 @@ describe("hostile files", () => {
   it.each(HOSTILE.map((h) => [h.attack, h] as const))("%s: refused with its limit named, nothing changed, the service responsive", async (_, h) => {
     const before = await scenes();
     const idle = await idleP99(kiln);
-    const watched = await underWatch(kiln, () => kiln.call("import_asset", { app: "blender", path: path.join(dir, h.name) }));
+    const watched = await underWatch(kiln, () => kiln.call("import_asset", { app: "blender", path: path.join(dir, h.name), ...(h.format ? { format: h.format } : {}) }));
     const r = watched.result;
     expect(r.status, JSON.stringify(r.body)).toBe(h.status);
     expect(r.body.error.code).toBe(h.code);

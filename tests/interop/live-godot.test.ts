@@ -68,6 +68,16 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
     expectSameScene(await sceneOf(), await godot.command("dump"));
   });
 
+  it("stays connected through 75 s of idleness: Kiln's ping requests reach the script (Godot 3 hides WebSocket pings)", async () => {
+    const before = (await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === "godot");
+    expect(before.connection).toBe("live");
+    await new Promise((r) => setTimeout(r, 75_000));
+    const after = (await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === "godot");
+    expect(after.connection).toBe("live");
+    expect(after.live.session).toBe(before.live.session); // the same connection, never dropped
+    expect(godot!.output()).not.toContain("has been silent");
+  }, 120_000);
+
   it("the README scene built by tools is the edited scene, and the .tscn save_app_file writes loads back the same", async () => {
     const run = await kiln.ok("run_recipe", { recipe: "readme-scene" });
     expect(run.status).toBe("succeeded");
@@ -198,6 +208,18 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
     expect(await sceneOf()).toEqual(kept);
     expectSameScene(kept, await godot.command("dump"));
   });
+  it("Ctrl-C on `kiln godot` hands the scene back, as Blender's does: goodbye, then Godot's tools work embedded", async () => {
+    const exited = new Promise((r) => godot!.process.once("exit", r));
+    godot!.process.kill("SIGINT");
+    await exited;
+    await until(async () => (await godotConnection(kiln)) !== "live", 10_000, "Godot to leave");
+    expect(await godotConnection(kiln)).toBe("embedded");
+    await kiln.ok("create_gameobject", { app: "godot", name: "AfterCtrlC", type: "Cube" });
+    godot = startLiveGodot(kiln, game, { cwd: project });
+    await waitLive(30_000);
+    expectSameScene(await sceneOf(), await godot.command("dump"));
+  });
+
   it("a wrong token keeps the plugin out; a fake Kiln cannot make it run code", async () => {
     // A copy of the project, so this second editor does not share the first one's import cache.
     const copy = mkdtempSync(path.join(tmpdir(), "kiln-godot-fake-"));
