@@ -85,7 +85,8 @@ export class Presence {
     if (e) {
       e.lastSeen = now;
       if (tool) e.lastTool = tool;
-      if (e.actor.clientName !== actor.clientName || e.actor.role !== actor.role) e.actor = actor;
+      // A call says more than a stream does (the Studio's calls are "browser"; its stream is plain HTTP).
+      if (tool || e.actor.role !== actor.role) e.actor = actor;
       return;
     }
     const entry: Entry = { key, session: actor.session, actor, since: now, lastSeen: now, lastTool: tool, place: null, streams: 0 };
