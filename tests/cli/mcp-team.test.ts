@@ -29,10 +29,10 @@ const text = (r: unknown) => JSON.parse((r as { content: { text: string }[] }).c
 describe("kiln mcp in team mode", () => {
   it("runs every call as KILN_TOKEN's person; refuses to start without a valid token", async () => {
     const { dir, env } = project();
-    const run = (args: string[], stdin?: string, extra: Record<string, string> = {}) => runKiln(args, { cwd: dir, env: { ...env, ...extra }, stdin });
+    const run = (args: string[], stdin?: string, extra: Record<string, string> = {}) => runKiln(args, { cwd: dir, env: { ...env, ...extra } as NodeJS.ProcessEnv, stdin });
     // Members and tokens are prepared in personal mode (they take effect in team mode).
     const { KILN_AUTH: _team, ...personal } = env;
-    const prepare = (args: string[], stdin?: string) => runKiln(args, { cwd: dir, env: personal, stdin });
+    const prepare = (args: string[], stdin?: string) => runKiln(args, { cwd: dir, env: personal as NodeJS.ProcessEnv, stdin });
     expect((await prepare(["users", "add", "ada@example.com", "--name", "Ada", "--role", "editor", "--password-stdin"], "ada password 1\n")).code).toBe(0);
     const write = (await prepare(["token", "create", "--name", "claude desktop", "--scope", "write", "--user", "ada@example.com"])).stdout.trim();
     const read = (await prepare(["token", "create", "--name", "reader", "--scope", "read", "--user", "ada@example.com"])).stdout.trim();
