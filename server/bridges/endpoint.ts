@@ -19,6 +19,8 @@ import { forbidden } from "../teams/permissions";
 import { streamOwner } from "../teams/streams";
 
 export const BRIDGE_PATH = "/bridge";
+/** Connections that have not said hello yet, at most (an app connects once; a few apps at a time). */
+export const MAX_AWAITING_HELLO = 4;
 
 /**
  * The running Kiln, which Next.js's instrumentation starts (server/runtime.ts keeps it on
@@ -81,6 +83,9 @@ export function createBridgeEndpoint(): { handleUpgrade: (req: IncomingMessage, 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME });
   return {
     handleUpgrade(req, socket, head) {
+      // A peer may reset the connection while it is refused or checked: that must not be uncaught.
+      const onError = () => socket.destroy();
+      socket.on("error", onError);
       void (async () => {
         let kiln: Kiln;
         try {
@@ -90,6 +95,9 @@ export function createBridgeEndpoint(): { handleUpgrade: (req: IncomingMessage, 
         }
         const check = await refuseUpgrade(req, kiln);
         if ("refused" in check) return reject(socket, check.refused.status, check.refused.message);
+        if (BridgeSession.awaitingHello >= MAX_AWAITING_HELLO)
+          return reject(socket, 503, `${MAX_AWAITING_HELLO} connections are already waiting to say hello; try again shortly`);
+        socket.off("error", onError); // ws handles the socket's errors from here on
         wss.handleUpgrade(req, socket, head, (ws) => {
           // Team mode: revoking the token or removing its holder closes the connection.
           if (kiln.teams.enabled) {

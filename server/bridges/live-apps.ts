@@ -11,6 +11,7 @@ import { meshRecord } from "../pipeline/mesh-records";
 import { sameRecord } from "../scene/changes";
 import { belongsTo } from "../scene/operations-sync";
 import { meshDataOf } from "../scene/mesh-data";
+import { LIMITS } from "../pipeline/formats/limits";
 import { APPS, ids, type AppId, type Change, type MeshRecord, type SceneEntity, type SceneState } from "../scene/types";
 import type { Workspace } from "../workspace/workspace";
 import type { BridgeCredentials } from "./credentials";
@@ -39,6 +40,11 @@ export class LiveApps {
     workspace.hooks.mirror = (changes, info) => this.mirror(changes, info.kind, info.tool, info.origin);
     workspace.hooks.mirrorState = (before, after) => this.mirrorState(before, after);
     workspace.hooks.reverted = (changes) => void this.mirror(changes, "revert", "revert")?.catch(() => undefined);
+    workspace.hooks.isLive = (app) => this.sessions.has(app);
+    workspace.hooks.diverged = (app) => {
+      const s = this.sessions.get(app);
+      if (s) void this.resync(s);
+    };
   }
 
   status(app: AppId): LiveStatus {
@@ -85,6 +91,8 @@ export class LiveApps {
     this.connecting.add(hello.app);
     session.onClose = (bye) => this.closed(session, bye);
     session.onEdit = (edit, editBlobs) => this.takeEdit(session, edit, editBlobs);
+    // A change the app applied after Kiln gave up on it: Kiln did not take it, so the app is set right.
+    session.onLateApply = () => void this.resync(session);
     session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS });
     const noted = this.workspace.note("bridge", "live_connect", hello.app, {
       app_version: hello.app_version, instance: hello.instance, file: hello.file, session: session.id,
@@ -141,9 +149,9 @@ export class LiveApps {
       );
       return;
     }
-    await this.workspace.exclusive(async () => {
+    await this.workspace.sendInTurn(hello.app, () => {
       register();
-      await this.pushDiff(session, records);
+      return this.pushDiff(session, records);
     });
   }
 
@@ -222,7 +230,8 @@ export class LiveApps {
     try {
       const { result, blobs } = await session.request("dump", {});
       const { records } = this.toRecords(session.app, (result as { records: AppSideRecord[] }).records ?? [], blobs);
-      await this.workspace.exclusive(() => this.pushDiff(session, records));
+      if (!session.open) return;
+      await this.workspace.sendInTurn(session.app, () => this.pushDiff(session, records));
     } catch (e) {
       console.error(`kiln: could not bring the live ${session.app} back to Kiln's state: ${(e as Error).message}`);
     }
@@ -278,7 +287,14 @@ function meshFromBlob(blob: Blob) {
   const vertices = positions.length / 3;
   if (positions.length % 3 !== 0 || indices.length % 3 !== 0 || (normals.length !== 0 && normals.length !== positions.length))
     throw new KilnError("INVALID_EDIT", `Mesh blob "${blob.key}" does not hold whole vertices and triangles.`, 400);
-  for (const v of positions) if (!Number.isFinite(v)) throw new KilnError("INVALID_EDIT", `Mesh blob "${blob.key}" has a coordinate that is not a finite number.`, 400);
+  // The limits files have (server/pipeline/formats/limits.ts): what a live app sends must export
+  // and transfer like anything imported.
+  if (vertices > LIMITS.vertices || indices.length / 3 > LIMITS.triangles)
+    throw new KilnError("INVALID_EDIT", `Mesh blob "${blob.key}" has more than ${LIMITS.vertices} vertices or ${LIMITS.triangles} triangles.`, 400);
+  for (let k = 0; k < positions.length; k++)
+    if (!(Math.abs(positions[k]) <= LIMITS.coordinate)) throw new KilnError("INVALID_EDIT", `Mesh blob "${blob.key}" has a coordinate that is not a finite number within ±${LIMITS.coordinate} m.`, 400);
+  for (let k = 0; k < normals.length; k++)
+    if (!Number.isFinite(normals[k])) throw new KilnError("INVALID_EDIT", `Mesh blob "${blob.key}" has a normal that is not finite.`, 400);
   for (const i of indices) if (i >= vertices) throw new KilnError("INVALID_EDIT", `Mesh blob "${blob.key}" has an index past its ${vertices} vertices.`, 400);
   return { positions, normals: normals.length ? normals : new Float32Array(positions.length), indices };
 }

@@ -11,11 +11,18 @@ export const PROTOCOL_VERSION = 1;
 /** Largest text frame, and largest frame of any kind (binary frames carry meshes and images). */
 export const MAX_TEXT_FRAME = 16 * 1024 * 1024;
 export const MAX_FRAME = 256 * 1024 * 1024;
-/** Kiln pings every HEARTBEAT_MS; a peer silent for DEAD_AFTER_MS is disconnected. */
-export const HEARTBEAT_MS = 10_000;
-export const DEAD_AFTER_MS = 30_000;
-/** How long Kiln waits for a reply: most requests, then renders and exports. */
-export const REPLY_TIMEOUT_MS = 30_000;
+/**
+ * Kiln sends a `ping` request every HEARTBEAT_MS (an application-level ping, which Godot 3's
+ * script sees, unlike WebSocket pings); a peer silent for DEAD_AFTER_MS while no request of Kiln's
+ * is pending is disconnected (a pending request has its own deadline).
+ */
+export const HEARTBEAT_MS = 5_000;
+export const DEAD_AFTER_MS = 10_000;
+/**
+ * How long Kiln waits for a reply: most requests (KILN_BRIDGE_REPLY_TIMEOUT_MS changes it, for
+ * tests of late replies), then renders and exports.
+ */
+export const REPLY_TIMEOUT_MS = Math.min(Math.max(Number(process.env.KILN_BRIDGE_REPLY_TIMEOUT_MS) || 30_000, 500), 300_000);
 export const SLOW_REPLY_TIMEOUT_MS = 300_000;
 /** Most records one message may carry: a hello with a whole scene, or an edit. */
 export const MAX_RECORDS = 200_000;

@@ -23,6 +23,8 @@ export const disconnected = (app: string) =>
 interface Waiting { resolve: (r: { result: unknown; blobs: Map<string, Blob> }) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
 
 export class BridgeSession {
+  /** Connections of this process that have not said hello (nor closed) yet. */
+  static awaitingHello = 0;
   readonly id = randomUUID();
   readonly since = new Date();
   hello!: Hello;
@@ -33,8 +35,12 @@ export class BridgeSession {
     throw new KilnError("NOT_READY", "The session is not ready for edits.", 409);
   };
   onClose: (saidBye: boolean) => void = () => undefined;
+  /** An `apply` the app answered with success after Kiln had given up on it (its deadline passed). */
+  onLateApply: () => void = () => undefined;
 
   private waiting = new Map<string, Waiting>();
+  /** Ids of `apply` requests that timed out, whose late success must be undone (bounded). */
+  private expired = new Set<string>();
   private blobs = new Map<string, Blob>();
   private parkedBytes = 0;
   private lastSeen = Date.now();
@@ -44,14 +50,22 @@ export class BridgeSession {
   private saidBye = false;
   private helloWaiter?: { resolve: (h: { hello: Hello; blobs: Map<string, Blob> }) => void; reject: (e: Error) => void };
 
+  private counted = true;
+
   constructor(private ws: WebSocket) {
+    BridgeSession.awaitingHello++;
     ws.on("message", (data, isBinary) => this.receive(data as Buffer, isBinary));
     ws.on("pong", () => (this.lastSeen = Date.now()));
     ws.on("close", () => this.closed());
     ws.on("error", () => ws.terminate());
     this.heartbeat = setInterval(() => {
-      if (Date.now() - this.lastSeen > DEAD_AFTER_MS) return ws.terminate();
+      // While a request is pending the app may be busy with it (a long apply, a render): its own
+      // deadline decides. Otherwise silence means the app is gone.
+      if (this.waiting.size === 0 && Date.now() - this.lastSeen > DEAD_AFTER_MS) return ws.terminate();
       ws.ping();
+      // Godot 3 does not show WebSocket pings to its script: a request it answers keeps both sides
+      // aware of each other (its reply, or UNKNOWN_REQUEST from an older add-on, is a sign of life).
+      if (this.hello && this.open) this.ws.send(JSON.stringify({ type: "ping", id: `k${++this.counter}`, deadline: Date.now() + DEAD_AFTER_MS }));
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -88,11 +102,16 @@ export class BridgeSession {
       const timeoutMs = opts.timeoutMs ?? REPLY_TIMEOUT_MS;
       const timer = setTimeout(() => {
         this.waiting.delete(id);
+        if (type === "apply") {
+          this.expired.add(id);
+          if (this.expired.size > 1000) this.expired.delete(this.expired.values().next().value!);
+        }
         reject(new KilnError("APP_TIMEOUT", `The live ${this.app} did not answer "${type}" within ${timeoutMs / 1000} s.`, 503, { app: this.app }));
       }, timeoutMs);
       this.waiting.set(id, { resolve, reject, timer });
       for (const b of opts.blobs ?? []) this.ws.send(b);
-      this.ws.send(JSON.stringify({ ...fields, type, id }));
+      // The app drops a request whose deadline (ms since 1970) has passed before it starts it.
+      this.ws.send(JSON.stringify({ ...fields, type, id, deadline: Date.now() + timeoutMs }));
     });
   }
 
@@ -106,6 +125,7 @@ export class BridgeSession {
     try {
       if (isBinary) return this.park(decodeBlob(data));
       if (data.length > MAX_TEXT_FRAME) throw new Error(`a text frame of ${data.length} bytes is over the ${MAX_TEXT_FRAME}-byte limit`);
+      checkDepth(data);
       this.dispatch(JSON.parse(data.toString("utf8")));
     } catch (e) {
       // A peer that does not speak the protocol is not answered further.
@@ -137,6 +157,7 @@ export class BridgeSession {
         return;
       }
       this.hello = parsed.data;
+      this.uncount();
       this.helloWaiter.resolve({ hello: parsed.data, blobs: this.takeBlobs() });
       return;
     }
@@ -150,7 +171,11 @@ export class BridgeSession {
     const blobs = this.takeBlobs();
     if (message.type === "reply") {
       const waiting = this.waiting.get(message.id);
-      if (!waiting) return; // a reply after its timeout
+      if (!waiting) {
+        // A reply after its timeout: an apply the app carried out anyway is undone by a resync.
+        if (this.expired.delete(message.id) && message.ok) this.onLateApply();
+        return;
+      }
       this.waiting.delete(message.id);
       clearTimeout(waiting.timer);
       if (message.ok) waiting.resolve({ result: message.result ?? {}, blobs });
@@ -169,7 +194,13 @@ export class BridgeSession {
     }
   }
 
+  private uncount(): void {
+    if (this.counted) BridgeSession.awaitingHello--;
+    this.counted = false;
+  }
+
   private closed(): void {
+    this.uncount();
     clearInterval(this.heartbeat);
     this.helloWaiter?.reject(new Error("closed before hello"));
     for (const [, w] of this.waiting) {
@@ -178,5 +209,28 @@ export class BridgeSession {
     }
     this.waiting.clear();
     if (this.hello) this.onClose(this.saidBye);
+  }
+}
+
+/** Deepest nesting a text frame may have: records are a handful of levels deep. */
+export const MAX_DEPTH = 64;
+
+/**
+ * Refuses a frame nested deeper than MAX_DEPTH before JSON.parse sees it: one pass over the bytes,
+ * skipping strings, so a reply holding a million-deep array costs a scan, not a parse and a
+ * validation that stall everyone (written here since JSON.parse has no depth limit).
+ */
+export function checkDepth(data: Uint8Array): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) throw new Error(`a text frame is nested deeper than ${MAX_DEPTH} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
 }

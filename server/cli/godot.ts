@@ -7,7 +7,8 @@
  * and reconnects whenever the service restarts, so the service need not run yet.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../config";
 import { loadBridgeCredentials } from "../bridges/credentials";
@@ -19,6 +20,9 @@ const USAGE = `Usage: kiln godot [--headless] [--driver FILE] [PROJECT_DIR]
   --driver FILE  a GDScript the plugin instances (start(plugin), tick(plugin)): a test's stand-in for the user
 PROJECT_DIR defaults to ./godot. Godot is KILN_GODOT, or godot3 (godot3-server with --headless) on PATH;
 a Godot 4 gets the Godot 4 plugin (bridges/godot4).`;
+
+/** How long Godot has to say goodbye and quit after Ctrl-C before it is stopped outright. */
+const STOP_GRACE_MS = 5_000;
 
 /** What differs between the Godot 3 and Godot 4 projects and plugins. */
 const FLAVOURS = {
@@ -106,17 +110,34 @@ export async function godotCommand(args: string[]): Promise<number> {
   const url = `${service.replace(/^http/, "ws").replace(/\/$/, "")}/bridge`;
   console.error(`kiln: starting ${godot}${headless ? " headless" : ""} on ${dir}, bridge ${url}`);
   // The token goes through the environment, not the command line, which other users can read.
-  const env = { ...process.env, KILN_BRIDGE_URL: url, KILN_BRIDGE_TOKEN: token, ...(driver ? { KILN_GODOT_DRIVER: driver } : {}) };
+  // Godot lets its scripts see no signal: to stop, this command creates this file, and the plugin,
+  // which looks for it five times a second, says goodbye (Kiln takes the scene back) and quits.
+  const stopDir = mkdtempSync(path.join(tmpdir(), "kiln-godot-"));
+  const stopFile = path.join(stopDir, "stop");
+  const env = { ...process.env, KILN_BRIDGE_URL: url, KILN_BRIDGE_TOKEN: token, KILN_GODOT_STOP_FILE: stopFile, ...(driver ? { KILN_GODOT_DRIVER: driver } : {}) };
   // Godot 4 has one binary: --headless gives it the server build's dummy display and renderer.
-  const child = spawn(godot, headless ? flavour.headless(["-e", "--path", dir]) : ["-e", "--path", dir], { stdio: "inherit", env });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  process.on("SIGINT", forward("SIGINT"));
-  process.on("SIGTERM", forward("SIGTERM"));
+  // Its own process group, so a terminal's Ctrl-C reaches this command only, not Godot directly.
+  const child = spawn(godot, headless ? flavour.headless(["-e", "--path", dir]) : ["-e", "--path", dir], { stdio: "inherit", env, detached: true });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return void child.kill("SIGKILL"); // a second Ctrl-C: at once
+    stopping = true;
+    writeFileSync(stopFile, "");
+    // A plugin that does not answer (a hung editor, an older plugin) is stopped anyway.
+    setTimeout(() => child.kill("SIGTERM"), STOP_GRACE_MS).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  // If this command ends any other way, Godot goes with it.
+  process.on("exit", () => child.exitCode === null && child.signalCode === null && child.kill("SIGTERM"));
   return new Promise((resolve) => {
     child.on("error", (e) => {
       console.error(`kiln godot: could not start ${godot}: ${e.message}`);
       resolve(127);
     });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on("exit", (code, signal) => {
+      rmSync(stopDir, { recursive: true, force: true });
+      resolve(stopping && (code === 0 || code === null) ? 0 : code ?? (signal ? 1 : 0));
+    });
   });
 }

@@ -50,6 +50,9 @@ export function syncRecords(state: SceneState, p: SyncParams): OperationOutcome 
   }
   for (const id of p.deleted ?? []) {
     if (!belongsTo(id, p.app)) throw invalid("INVALID_EDIT", `"${id}" is not a record of ${p.app}.`, { id });
+    // The app record holds the active scene, which holds the camera: an app's scene cannot exist
+    // without them, so they are changed, never deleted (a scene record only with another active).
+    if (id === ids.app(p.app)) throw invalid("INVALID_EDIT", `"${id}" is the app itself and cannot be deleted.`, { id });
     if (next.has(id)) throw invalid("INVALID_EDIT", `The edit both changes and deletes ${id}.`, { id });
     if (state.has(id)) next.set(id, null);
   }

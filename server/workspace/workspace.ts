@@ -8,7 +8,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { applyOperation } from "../scene/apply";
-import { applyChanges, invertChanges } from "../scene/changes";
+import { applyChanges, invertChanges, sameRecord } from "../scene/changes";
+import { KilnError } from "../errors";
 import type { AppId, Change, Operation, SceneEntity, SceneState } from "../scene/types";
 import type { Db } from "../db/client";
 import { OperationWriter, type OperationRow } from "./op-writer";
@@ -33,6 +34,14 @@ export interface WriteHooks {
   mirrorState?: (before: SceneState, after: SceneState) => Promise<void> | null;
   /** Changes that were applied (and mirrored) but could not be logged, so were undone here. */
   reverted?: (changes: Change[]) => void;
+  /**
+   * Whether a tool's operation on `app` waits for a live application's answer. Such operations
+   * take turns per app (a lane), and the shared queue is not held during the round trip, so one
+   * slow app never holds writes to other apps or whole-state tasks (saving a version).
+   */
+  isLive?: (app: AppId) => boolean;
+  /** A mirrored change that could not take effect here after all: the app must be set right again. */
+  diverged?: (app: AppId) => void;
 }
 
 /** What is being mirrored: a tool's operation or a group (restore, rollback), and who caused it. */
@@ -73,6 +82,8 @@ export class Workspace {
    * concurrent calls still share one fsync (group commit).
    */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Per live app: its operations waiting for the app's answer, one at a time (see WriteHooks.isLive). */
+  private lanes = new Map<AppId, Promise<unknown>>();
 
   constructor(
     private db: Db,
@@ -98,6 +109,7 @@ export class Workspace {
   /** Plans and applies an editor operation, then waits until it is durably logged. */
   async execute(op: Operation, opts: ExecuteOptions = {}): Promise<AppliedOperation> {
     const kind = opts.kind ?? "tool";
+    if (op.app && opts.origin === undefined && this.hooks.isLive?.(op.app)) return this.executeLive(op.app, op, kind, opts);
     const { applied, durable } = await this.inTurn(async () => {
       opts.onTurn?.();
       const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
@@ -107,6 +119,69 @@ export class Workspace {
     });
     await durable;
     return applied;
+  }
+
+  /**
+   * An operation on a live app: planned in turn (and sent to the app from there, so the app gets
+   * changes in Kiln's order), answered by the app outside the shared queue, then applied in turn if
+   * nothing it touched changed meanwhile. If something did (a restore, an edit from elsewhere), it is
+   * refused and the app is brought back to Kiln's state, so both sides agree.
+   */
+  private executeLive(app: AppId, op: Operation, kind: string, opts: ExecuteOptions): Promise<AppliedOperation> {
+    return this.inLane(app, async () => {
+      const planned = await this.inTurn(async () => {
+        opts.onTurn?.();
+        const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
+        const outcome = applyOperation(this.stateMap, op);
+        const mirrored = this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin }) ?? null;
+        mirrored?.catch(() => undefined); // awaited below, outside the turn
+        return { transactionId, outcome, mirrored };
+      });
+      await planned.mirrored;
+      const { applied, durable } = await this.inTurn(async () => {
+        const { outcome, transactionId } = planned;
+        const stale = outcome.changes.some((c) => !sameRecord(this.stateMap.get(c.id) ?? null, c.before));
+        let transactionNow: string | null = transactionId;
+        try {
+          transactionNow = this.hooks.beforeWrite?.(op.tool) ?? null;
+        } catch {
+          transactionNow = null;
+        }
+        if (planned.mirrored && (stale || transactionNow !== transactionId)) {
+          this.hooks.diverged?.(app);
+          throw new KilnError("CONFLICT", `The scene of ${app} changed while the live ${app} was applying "${op.tool}"; nothing changed, try again.`, 409, { app });
+        }
+        return this.commit(kind, op.tool, op.app, opts.loggedParams ?? op.params, outcome.changes, outcome.result, transactionId);
+      });
+      await durable;
+      return applied;
+    });
+  }
+
+  /**
+   * Runs `start` in `app`'s lane and in turn, then waits for what it started (a request to the
+   * app, already sent) outside the shared queue: pushing state to a live app without holding up
+   * everyone else.
+   */
+  sendInTurn(app: AppId, start: () => Promise<void> | null | void): Promise<void> {
+    return this.inLane(app, async () => {
+      const sent = await this.inTurn(async () => {
+        const p = start() ?? null;
+        p?.catch(() => undefined);
+        return { p };
+      });
+      await sent.p;
+    });
+  }
+
+  private inLane<T>(app: AppId, fn: () => Promise<T>): Promise<T> {
+    const run = (this.lanes.get(app) ?? Promise.resolve()).then(fn);
+    const settled = run.then(() => undefined, () => undefined);
+    this.lanes.set(app, settled);
+    void settled.then(() => {
+      if (this.lanes.get(app) === settled) this.lanes.delete(app);
+    });
+    return run;
   }
 
   /** Logs an event that changes no record (a live application connecting), in turn with the changes. */

@@ -29,6 +29,10 @@ export class BridgePeer {
   refuse: string | null = null;
   /** Milliseconds to wait before answering an apply. */
   delay = 0;
+  /** Every request Kiln sent, in order (pings included). */
+  requests: any[] = [];
+  /** When false, Kiln's pings go unanswered (an app whose main thread is stuck). */
+  answerPings = true;
   private ws!: WebSocket;
   private counter = 0;
   private waiting = new Map<string, (reply: any) => void>();
@@ -71,6 +75,11 @@ export class BridgePeer {
   }
 
   private async answer(m: any): Promise<void> {
+    this.requests.push(m);
+    if (m.type === "ping") {
+      if (this.answerPings) this.send({ type: "reply", id: m.id, ok: true, result: {} });
+      return;
+    }
     if (m.type === "apply") {
       this.applies.push(m);
       if (this.delay) await new Promise((r) => setTimeout(r, this.delay));
@@ -87,6 +96,16 @@ export class BridgePeer {
 
   send(message: unknown): void {
     this.ws.send(JSON.stringify(message));
+  }
+
+  /** Sends a raw frame (text or binary), as a hostile or buggy app might. */
+  sendRaw(data: string | Buffer): void {
+    this.ws.send(data);
+  }
+
+  /** Stops reading from the socket: no frame, not even a WebSocket pong, goes back to Kiln. */
+  freeze(): void {
+    (this.ws as unknown as { _socket: import("node:net").Socket })._socket.pause();
   }
 
   /** Sends an edit (whole records, deleted ids) and resolves with Kiln's reply. */

@@ -283,6 +283,15 @@ class Session:
     def _request(self, msg):
         self.last_request = time.monotonic()
         rid, t = msg["id"], msg.get("type")
+        if t == "ping":  # Kiln's heartbeat: answered at once
+            self._answer(rid, result={})
+            return
+        deadline = msg.get("deadline")
+        if isinstance(deadline, (int, float)) and not isinstance(deadline, bool) and time.time() * 1000 > deadline:
+            # Kiln has given up on this request (docs/bridges.md, "Requests and replies"): doing it
+            # now would leave Blender with a change Kiln does not have.
+            self._answer(rid, error=("EXPIRED", "Blender was busy until after the request's deadline; it was not carried out"))
+            return
         handler = {"apply": self._apply, "render": self._render, "save": self._save, "export": self._export,
                    "dump": self._dump}.get(t)
         if handler is None:

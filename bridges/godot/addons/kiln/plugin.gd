@@ -69,6 +69,14 @@ func _process(_delta) -> void:
 		if not _opened_main:
 			_opened_main = true
 			get_editor_interface().open_scene_from_path(ProjectSettings.get_setting("application/run/main_scene"))
+	if _stop_file != "" and OS.get_ticks_msec() >= _next_stop_check:
+		# `kiln godot` was told to stop (Ctrl-C): say goodbye, so Kiln takes the scene back, then quit.
+		_next_stop_check = OS.get_ticks_msec() + 200
+		if File.new().file_exists(_stop_file):
+			_stop_file = ""
+			session.goodbye()
+			get_tree().quit()
+			return
 	session.poll()
 	if driver:
 		driver.tick(self)
@@ -80,6 +88,9 @@ func _process(_delta) -> void:
 
 
 var _opened_main = false
+# A file `kiln godot` creates when it is stopped (Godot 3 lets scripts see no signals).
+var _stop_file = OS.get_environment("KILN_GODOT_STOP_FILE")
+var _next_stop_check = 0
 
 
 func _history_changed() -> void:

@@ -204,8 +204,10 @@ func signature(n: Spatial, scene: String) -> Array:
 		sig.append(mat.get_instance_id() if mat else 0)
 		sig.append(mat.resource_name if mat else null)
 	elif n is Light:
-		sig.append_array([n.light_energy, n.light_color, n.get("omni_range"), n.get("spot_range"), n.get("spot_angle"),
-			n.get_meta("kiln_range") if n.has_meta("kiln_range") else null, n.get_meta("kiln_spot_angle") if n.has_meta("kiln_spot_angle") else null])
+		# Array.append_array is Godot 3.3+; 3.2 (Debian's) has only append.
+		for v in [n.light_energy, n.light_color, n.get("omni_range"), n.get("spot_range"), n.get("spot_angle"),
+			n.get_meta("kiln_range") if n.has_meta("kiln_range") else null, n.get_meta("kiln_spot_angle") if n.has_meta("kiln_spot_angle") else null]:
+			sig.append(v)
 	return sig
 
 

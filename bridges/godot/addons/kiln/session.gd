@@ -377,7 +377,13 @@ func _request(msg: Dictionary) -> void:
 	var rid = msg["id"]
 	var t = msg.get("type")
 	var result
+	var deadline = msg.get("deadline")
+	if t != "ping" and (typeof(deadline) == TYPE_REAL or typeof(deadline) == TYPE_INT) and OS.get_system_time_msecs() > deadline:
+		# Kiln has given up on this request: doing it now would leave Godot with a change Kiln does not have.
+		_send_text({"type": "reply", "id": rid, "ok": false, "error": {"code": "EXPIRED", "message": "Godot was busy until after the request's deadline; it was not carried out"}})
+		return
 	match t:
+		"ping": result = {}
 		"apply": result = _apply(msg)
 		"save": result = _save(msg)
 		"render":
