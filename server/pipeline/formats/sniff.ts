@@ -53,7 +53,8 @@ export function sniff(format: TransferFormat, head: Uint8Array, size: number): S
       if (declared !== size) return { mismatch: `declares ${declared} bytes in its GLB header but has ${size}` };
       // The JSON chunk is decoded to one string and parsed: it gets the text cap, as a .gltf does.
       const json = head.length >= 20 ? view.getUint32(12, true) : 0;
-      if (json > LIMITS.textFileBytes) return { jsonChunk: json };
+      // (A chunk declared beyond the file is the reader's to name: gltf-budget.ts.)
+      if (json > LIMITS.textFileBytes && 20 + json <= size) return { jsonChunk: json };
       return { encoding: "glb", cap: LIMITS.binaryFileBytes, capName: "binary files (GLB, FBX)" };
     }
     let at = bom;
