@@ -64,6 +64,7 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
   const live = new LiveApps(workspace, loadBridgeCredentials(config.home));
+  await live.restore();
   const teams = new Teams(db, config);
   await teams.start();
   return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date(), ownership, teams };

@@ -18,7 +18,7 @@ const MAX_PARKED_BLOB_BYTES = 512 * 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
 
 export const disconnected = (app: string) =>
-  new KilnError("APP_DISCONNECTED", `The live ${app} is not connected; start it again (kiln ${app}) and it reconnects by itself.`, 503, { app });
+  new KilnError("APP_DISCONNECTED", `The live ${app} is not connected; start it again (kiln ${app}) and it reconnects by itself, or hand its scene back to Kiln with release_app.`, 503, { app });
 
 interface Waiting { resolve: (r: { result: unknown; blobs: Map<string, Blob> }) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
 

@@ -160,3 +160,37 @@ describe("hostile frames", () => {
     expect(statuses.slice(4)).toEqual([503, 503]);
   });
 });
+
+describe("an app that was live", () => {
+  it("stays disconnected across a restart of Kiln (its tools answer 503) until it is back or handed back with release_app", async () => {
+    const peer = await connect();
+    await until(() => peer.named("scene").has("Main"));
+    await kiln.ok("create_gameobject", { app: "blender", name: "BeforeRestart", type: "Cube" });
+    await kiln.kill("SIGKILL");
+    peer.kill();
+    await kiln.restart();
+    expect(await status()).toMatchObject({ connection: "disconnected" });
+    const r = await kiln.call("create_gameobject", { app: "blender", name: "BehindItsBack", type: "Cube" });
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe("APP_DISCONNECTED");
+    expect(r.body.error.message).toContain("release_app");
+    expect((await objectsOf()).has("BehindItsBack")).toBe(false);
+    // Reads and other apps go on.
+    await kiln.ok("get_scene", { app: "blender" });
+    await kiln.ok("create_gameobject", { app: "unity", name: "Elsewhere2", type: "Cube" });
+
+    expect(await kiln.ok("release_app", { app: "blender" })).toEqual({ app: "blender", connection: "embedded" });
+    await kiln.ok("create_gameobject", { app: "blender", name: "HandedBack", type: "Cube" });
+    expect((await kiln.ok("get_history", { limit: 2 })).entries.map((e: any) => e.tool)).toEqual(["create_gameobject", "live_release"]);
+    // The hand-back is remembered too.
+    await kiln.restart();
+    expect(await status()).toMatchObject({ connection: "embedded" });
+
+    const again = await connect();
+    await until(() => again.named("object").has("HandedBack"));
+    const refused = await kiln.call("release_app", { app: "blender" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("APP_LIVE");
+    await done(again);
+  }, 120_000);
+});
