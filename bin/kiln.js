@@ -73,6 +73,17 @@ async function serve() {
     });
   });
   const closeBridges = () => void bridge?.then((endpoint) => endpoint.close(), () => undefined);
+  // A port already taken (another Kiln, another program) or not ours to take: say so, give the
+  // project back and exit, instead of holding the project lock with nothing listening (issue 26).
+  server.once("error", (error) => {
+    const why = error.code === "EADDRINUSE" ? `port ${port} on ${host} is already in use by another program (another Kiln?); set PORT to a free port`
+      : error.code === "EACCES" ? `no permission to listen on port ${port} on ${host}; set PORT to a port above 1023`
+      : error.code === "EADDRNOTAVAIL" ? `${host} is not an address of this machine; set HOST`
+      : `cannot listen on ${host}:${port} (${error.message})`;
+    console.error(`kiln: ${why}.`);
+    closeBridges();
+    ownership.release().catch(() => undefined).finally(() => process.exit(2));
+  });
   server.listen(port, host, () => {
     const address = server.address();
     const shown = typeof address === "object" && address ? address.port : port;

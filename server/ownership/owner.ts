@@ -4,7 +4,7 @@
  * change the database behind the first one's in-memory working state.
  *
  * - The project folder (KILN_HOME) is locked with a file lock (file-lock.ts): `<home>/owner.lock`,
- *   and for a SQLite database outside that folder also `<database>.owner.lock`.
+ *   and a SQLite database, wherever it is, also with `<database>.owner.lock`.
  * - A PostgreSQL database is locked with an advisory lock (pg-lock.ts), so two project folders
  *   pointed at one database cannot both own it either.
  * - The owner describes itself in `<home>/service.json` `{pid, url, command, started_at}` (url is
@@ -13,7 +13,7 @@
  * Ownership is process-wide (kept on globalThis): Next.js may load this module once per bundle,
  * and bin/kiln.js claims the project before Next.js loads at all; later claims reuse the first.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { KilnConfig } from "../config";
 import { tryLockFile, type HeldFileLock } from "./file-lock";
@@ -92,12 +92,28 @@ function removeOwnerInfo(home: string) {
   }
 }
 
-/** The lock files of a configuration: the project folder's, and a SQLite database's elsewhere. */
-function lockFiles(config: KilnConfig): string[] {
-  const files = [path.join(config.home, LOCK_FILE)];
+/** A SQLite database's file, symlinks resolved when it exists (two names for one file are one claim). */
+function sqliteFile(config: KilnConfig): string {
+  const db = path.resolve(config.projectDir, config.databaseUrl.slice("file:".length).replace(/\?.*$/, ""));
+  try {
+    return realpathSync(db);
+  } catch {
+    return db;
+  }
+}
+
+/**
+ * The lock files of a configuration: the project folder's, and for SQLite always the database's
+ * own, `<database>.owner.lock` (issue 26): the claim belongs to the database, not only to the
+ * folder, so a second Kiln with its own KILN_HOME but DATABASE_URL at another project's kiln.db
+ * is refused at start instead of serving and failing every write.
+ */
+function lockFiles(config: KilnConfig): { file: string; owner: () => OwnerInfo | undefined; what: string }[] {
+  const files = [{ file: path.join(config.home, LOCK_FILE), owner: () => readOwnerInfo(config.home), what: `The project ${config.home}` }];
   if (config.provider === "sqlite") {
-    const db = path.resolve(config.databaseUrl.slice("file:".length));
-    if (path.dirname(db) !== config.home) files.push(`${db}.owner.lock`);
+    const db = sqliteFile(config);
+    // Its owner described itself in its own folder: the database's, by default, or ours.
+    files.push({ file: `${db}.owner.lock`, owner: () => readOwnerInfo(path.dirname(db)) ?? readOwnerInfo(config.home), what: `The SQLite database ${db}` });
   }
   return files;
 }
@@ -114,12 +130,12 @@ export async function tryClaimProject(config: KilnConfig, command: string, optio
   if (existing) return { ownership: existing };
   const files: HeldFileLock[] = [];
   const releaseFiles = () => files.splice(0).reverse().forEach((f) => f.release());
-  for (const file of lockFiles(config)) {
+  for (const { file, owner: ownerOf, what } of lockFiles(config)) {
     const lock = tryLockFile(file);
     if (!lock) {
       releaseFiles();
-      const owner = readOwnerInfo(config.home);
-      return { owner, error: new ProjectOwnedError(owner, `The project ${config.home}`) };
+      const owner = ownerOf();
+      return { owner, error: new ProjectOwnedError(owner, what) };
     }
     files.push(lock);
   }

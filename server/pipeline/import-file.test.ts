@@ -2,11 +2,12 @@
 // the requested path and again on its realpath; the rest of KILN_HOME (the database) is refused
 // even when it lies inside the project folder. Refusals happen before anything is read or changed.
 // Texture images an MTL or a USDA names are read only from beside the file, also after realpath.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Kiln } from "../runtime";
+import { LIMITS } from "./formats";
 import { allowedRoots, findSideFiles, importAssetFile } from "./import-file";
 
 const project = mkdtempSync(path.join(tmpdir(), "kiln-import-"));
@@ -50,5 +51,66 @@ describe("import_asset side images", () => {
     const side = await findSideFiles(main, main, format, await allowedRoots(kiln), 100);
     const expected = { "good.png": path.join(folder, "good.png"), "tex/sub.png": path.join(folder, "tex", "sub.png") };
     expect(side).toEqual(format === "obj" ? { "a.mtl": path.join(folder, "a.mtl"), ...expected } : expected);
+  });
+});
+
+// Invariant: the head of a file (64 KiB) decides, before it is read: a file that does not start like
+// the format it is read as is refused, whether the format came from its extension or the
+// `format` parameter, and each encoding gets its own size cap. Measured on the bytes this process
+// reads (/proc/self/io), so "before reading it" is the mechanism asserted, not a time.
+describe("import_asset looks at a file's head first", () => {
+  const folder = path.join(project, "sparse");
+  mkdirSync(folder, { recursive: true });
+  const MB = 1e6;
+  /** A sparse file of `size` bytes starting with `head`. */
+  const sparse = (name: string, size: number, head = "") => {
+    const file = path.join(folder, name);
+    writeFileSync(file, head);
+    truncateSync(file, size);
+    return file;
+  };
+  const readSoFar = () => Number(/rchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+  const refusedReading = async (p: string, format: string | undefined, expected: Record<string, unknown>) => {
+    const before = readSoFar();
+    await expect(attempt(p, format)).rejects.toMatchObject(expected);
+    return readSoFar() - before;
+  };
+  const zeros = sparse("zeros.obj", 600 * MB);
+
+  it.each([
+    ["gltf", /starts neither with the "glTF" magic of a GLB nor with the "\{" of glTF JSON/],
+    ["fbx", /starts neither with the "Kaydara FBX Binary" magic of a binary FBX nor as ASCII FBX text/],
+    ["obj", /holds binary data \(a NUL byte at offset 0\); an OBJ file is text/],
+    ["usd", /does not start with the "#usda" header/],
+  ])("refuses a 600 MB sparse file read as %s after its first 64 KiB", async (format, message) => {
+    const read = await refusedReading(zeros, format, { code: "FORMAT_MISMATCH", status: 400, details: { field: "format", format }, message });
+    expect(read).toBeLessThan(4 * 2 ** 20);
+  });
+
+  it("refuses by the extension's format with the path as the field", async () => {
+    const p = sparse("zeros.glb", 10 * MB);
+    await expect(attempt(p)).rejects.toMatchObject({ code: "FORMAT_MISMATCH", details: { field: "path", format: "gltf" } });
+  });
+
+  it("gives a 228 MB ASCII FBX the ASCII FBX cap, not the binary one, without reading it", async () => {
+    const header = "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\n" + "; padding\n".repeat(7000);
+    const p = sparse("ascii.fbx", 228 * MB, header);
+    const read = await refusedReading(p, undefined, { code: "FILE_TOO_LARGE", details: { limit: LIMITS.fbxTextBytes, bytes: 228 * MB }, message: /ASCII FBX files of at most 33554432 bytes/ });
+    expect(read).toBeLessThan(4 * 2 ** 20);
+  });
+
+  it("refuses a GLB whose header declares another length than the file's", async () => {
+    const glb = Buffer.alloc(12);
+    glb.write("glTF", 0, "latin1");
+    glb.writeUInt32LE(2, 4);
+    glb.writeUInt32LE(100, 8);
+    const p = sparse("lies.glb", 500 * MB, glb.toString("latin1"));
+    writeFileSync(p, glb, { flag: "r+" });
+    const read = await refusedReading(p, undefined, { code: "FORMAT_MISMATCH", message: /declares 100 bytes in its GLB header but has 500000000/ });
+    expect(read).toBeLessThan(4 * 2 ** 20);
+  });
+
+  it("refuses binary USD as unsupported", async () => {
+    await expect(attempt(sparse("binary.usd", 1000, "PXR-USDC"))).rejects.toMatchObject({ code: "UNSUPPORTED_FORMAT" });
   });
 });

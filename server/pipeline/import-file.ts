@@ -9,7 +9,7 @@
  */
 import { open, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { invalid, notFound } from "../errors";
+import { invalid, KilnError, notFound } from "../errors";
 import type { Kiln } from "../runtime";
 import type { AppId } from "../scene/types";
 import { assetsDir, type FileInfo } from "./files";
@@ -18,6 +18,7 @@ import { applyImport, type ImportSummary } from "./importing";
 import { pipelineJob, runInWorker } from "./worker/pool";
 import { normaliseFormat } from "./paths";
 import { besideOnly } from "./formats/side-images";
+import { HEAD_BYTES, sniff, type Sniffed } from "./formats/sniff";
 
 const EXTENSIONS: Record<string, TransferFormat> = { ".glb": "gltf", ".gltf": "gltf", ".fbx": "fbx", ".obj": "obj", ".usda": "usd", ".usd": "usd" };
 const SUPPORTED = ["gltf (.glb, .gltf)", "fbx (.fbx)", "obj (.obj + .mtl)", "usd (.usda, text .usd)"];
@@ -92,21 +93,33 @@ function uriPath(uri: string): string {
   }
 }
 
-/** First bytes of a file (the USDC magic check), without reading the rest. */
-async function head(file: string, n: number): Promise<string> {
+/** First bytes of a file (formats/sniff.ts), without reading the rest. */
+async function head(file: string, n: number): Promise<Uint8Array> {
   const handle = await open(file, "r");
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(n), 0, n, 0);
-    return buffer.subarray(0, bytesRead).toString("latin1");
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
 }
 
-/** The size cap of a file by how it is read: text formats are decoded to one string. */
-function sizeCap(format: TransferFormat, file: string): number {
-  const text = format === "obj" || format === "usd" || file.toLowerCase().endsWith(".gltf");
-  return text ? LIMITS.textFileBytes : LIMITS.binaryFileBytes;
+/**
+ * What the file's first bytes say it is, as `format`: refused unless it starts like that format
+ * (the header or magic, before the file is read), and the size cap of its actual encoding
+ * (an ASCII FBX gets its own, a .gltf's JSON the text cap, whatever the extension).
+ */
+async function sniffFile(req: ImportFileRequest, real: string, format: TransferFormat, size: number): Promise<Sniffed> {
+  const sniffed = sniff(format, await head(real, HEAD_BYTES), size);
+  if ("usdc" in sniffed) throw invalid("UNSUPPORTED_FORMAT", "Binary USD (usdc) is not supported; export the stage as USDA text.", { field: "path", supported: SUPPORTED });
+  if ("mismatch" in sniffed) {
+    const said = req.format !== undefined ? "the format parameter" : "its extension";
+    throw invalid("FORMAT_MISMATCH", `"${req.path}" ${sniffed.mismatch}, so it cannot be read as ${format}, as ${said} says.`, {
+      field: req.format !== undefined ? "format" : "path", path: req.path, format,
+    });
+  }
+  if (size > sniffed.cap) throw tooLarge(req.path, size, sniffed.cap, sniffed.capName);
+  return sniffed;
 }
 
 const tooLarge = (requested: string, bytes: number, limit: number, what: string) =>
@@ -123,18 +136,22 @@ export async function importAssetFile(kiln: Kiln, req: ImportFileRequest): Promi
   const info = await stat(/* turbopackIgnore: true */ real);
   if (!info.isFile()) throw invalid("NOT_A_FILE", `"${req.path}" is not a file.`, { field: "path", path: req.path });
   const format = formatOf(req.format, real);
-  const cap = sizeCap(format, real);
-  if (info.size > cap) throw tooLarge(req.path, info.size, cap, cap === LIMITS.textFileBytes ? "text formats (OBJ, USDA, .gltf)" : "files");
-  if (format === "usd" && (await head(real, 8)) === "PXR-USDC")
-    throw invalid("UNSUPPORTED_FORMAT", "Binary USD (usdc) is not supported; export the stage as USDA text.", { field: "path", supported: SUPPORTED });
+  await sniffFile(req, real, format, info.size);
 
   // Decoding runs on the worker pool; the job count bounds how many files are in memory at once.
   return pipelineJob(async () => {
-    const side = await findSideFiles(req.path, real, format, allowed, info.size);
+    let side: Record<string, string>;
+    try {
+      side = await findSideFiles(req.path, real, format, allowed, info.size);
+    } catch (e) {
+      if (e instanceof KilnError) throw e; // a refused side file (PATH_NOT_ALLOWED, FILE_TOO_LARGE)
+      throw invalid("ASSET_UNREADABLE", `"${req.path}" could not be read as ${format}: ${(e as Error).message}`, { field: "path", path: req.path, format });
+    }
     const stem = path.basename(real, path.extname(real));
     let decoded;
     try {
-      decoded = await runInWorker({ kind: "decode", format, main: real, side, app: req.app, groupName: stem });
+      // OBJ and USDA were pre-scanned by findSideFiles' scan, the first task that reads them.
+      decoded = await runInWorker({ kind: "decode", format, main: real, side, app: req.app, groupName: stem, prescanned: format === "obj" || format === "usd" });
     } catch (e) {
       throw invalid("ASSET_UNREADABLE", `"${req.path}" could not be read as ${format}: ${(e as Error).message}`, { field: "path", path: req.path, format });
     }

@@ -6,7 +6,13 @@
  * - every value a node yields is measured: strings over `maxStringChars` stop the evaluation,
  *   strings cost one step per 16 characters and lists one per 4 items (building them is work);
  * - `matches()` runs on RE2 (re2js: linear time, RE2 syntax as the CEL spec says) instead of
- *   JavaScript's backtracking RegExp, and costs 4 steps per character of its input;
+ *   JavaScript's backtracking RegExp. Linear in the input, but times the size of the compiled
+ *   pattern: re2js simulates the automaton, each input character visiting up to every
+ *   instruction (a 10,000-character pattern of `.*` against 10,000 characters took 0.5-26 s).
+ *   So patterns are capped at `maxPatternChars`, and a call is charged its worst case,
+ *   program size x (input length + 1) / REGEX_PAIRS_PER_STEP, BEFORE it runs: a call the budget
+ *   cannot pay for is refused without running, so no single match can outlast the budget (the
+ *   deadline below only sees time between steps, so it could not stop one long match);
  * - past `maxSteps` steps, or `deadlineMs` of wall time (a safety net for costs this model
  *   misses), evaluation stops with ConditionLimitError (code CONDITION_LIMIT).
  * The hooks rely on cel-js internals (AST nodes with `op`/`args`, `evaluate` and the checked
@@ -15,7 +21,14 @@
 import { RE2JS } from "re2js";
 
 /** The documented limits (docs/recipes.md, "Condition limits"). */
-export const CONDITION_LIMITS = Object.freeze({ maxSteps: 100_000, maxStringChars: 10_000, deadlineMs: 250 });
+export const CONDITION_LIMITS = Object.freeze({ maxSteps: 100_000, maxStringChars: 10_000, maxPatternChars: 1000, deadlineMs: 250 });
+
+/**
+ * (instruction, character) pairs of the regex automaton per budget step, chosen so that one match
+ * spending the whole budget (400,000 pairs of the worst pattern, all-`.*`) costs about what the
+ * whole budget of other nodes costs (tests/bench/recipe-limits-bench.ts prints both).
+ */
+export const REGEX_PAIRS_PER_STEP = 4;
 
 /** A condition exceeded its evaluation budget or touched an oversized string. */
 export class ConditionLimitError extends Error {
@@ -98,8 +111,8 @@ const regexCache = new Map<string, RE2JS>();
 export function compileRegex(pattern: string): RE2JS {
   let regex = regexCache.get(pattern);
   if (!regex) {
-    if (pattern.length > CONDITION_LIMITS.maxStringChars) {
-      throw new ConditionLimitError(`the regular expression has ${pattern.length} characters (the limit is ${CONDITION_LIMITS.maxStringChars})`);
+    if (pattern.length > CONDITION_LIMITS.maxPatternChars) {
+      throw new ConditionLimitError(`the regular expression has ${pattern.length} characters (the limit is ${CONDITION_LIMITS.maxPatternChars})`);
     }
     try {
       regex = RE2JS.compile(pattern);
@@ -118,8 +131,15 @@ function re2Matches(values: unknown): boolean {
     throw new Error("matches() needs a string and a string pattern");
   }
   active?.measure(text);
-  active?.spend(4 * text.length + pattern.length);
-  return compileRegex(pattern).matcher(text).find();
+  active?.spend(pattern.length); // compiling (cached afterwards, but charged alike)
+  const regex = compileRegex(pattern);
+  // The worst case, charged before running (see the module comment): over budget, never run.
+  const cost = Math.ceil((regex.programSize() * (text.length + 1)) / REGEX_PAIRS_PER_STEP);
+  if (active && active.steps + cost > CONDITION_LIMITS.maxSteps) {
+    active.fail(`matches() of a ${pattern.length}-character pattern (${regex.programSize()} instructions) over ${text.length} characters would cost ${cost} evaluation steps (the limit is ${CONDITION_LIMITS.maxSteps})`);
+  }
+  active?.spend(cost);
+  return regex.matcher(text).find();
 }
 
 /** `x.matches("literal")` calls, for checking their patterns at validation time. */

@@ -24,10 +24,8 @@ describe("parseRecipeYaml", () => {
     expect(source.locate(["steps", 0, "tool"])).toEqual({ line: 3, column: 5 });
   });
 
-  it("finishes an alias bomb fast with an error", () => {
-    const started = performance.now();
-    const source = parseRecipeYaml(aliasBomb);
-    expect(performance.now() - started).toBeLessThan(1000);
+  it("stops an alias bomb with an error", () => {
+    const source = parseRecipeYaml(aliasBomb); // unbounded, its expansion would not fit in memory
     expect(source.value).toBeUndefined();
     expect(source.errors[0].message).toMatch(/aliases expand more than 100 times/);
   });
@@ -42,14 +40,11 @@ describe("parseRecipeYaml", () => {
     const steps = (n: number, flow: boolean) =>
       Array.from({ length: n }, (_, i) => (flow ? `  - { name: s${i}, tool: create_scene }` : `  - name: s${i}\n    tool: create_scene`)).join("\n");
     for (const flow of [false, true]) {
-      let started = performance.now();
       const source = parseRecipeYaml(`name: many\ndescription: d\nsteps:\n${steps(1001, flow)}\n`);
-      const refused = performance.now() - started;
+      // Refused before parsing: the error is the pre-scan's (counted tool: keys, at line 1), with no parsed value.
       expect(source.errors).toEqual([{ path: "", line: 1, column: 1, message: expect.stringMatching(/1001 tool: keys.*the limit is 1000 steps/) }]);
-      started = performance.now();
+      expect(source.value).toBeUndefined();
       expect(parseRecipeYaml(`name: many\ndescription: d\nsteps:\n${steps(1000, flow)}\n`).errors).toEqual([]);
-      // Refused without parsing: a small fraction of what parsing one step fewer costs.
-      expect(refused).toBeLessThan((performance.now() - started) / 4);
     }
   });
 

@@ -22,10 +22,35 @@ export const appId = () =>
 /** Optional app; the handler falls back to KILN_DEFAULT_APP. */
 export const appParam = () => appId().optional();
 
-/** A display name: 1-200 characters, no control characters. */
-export const name = (what = "Name") =>
-  z.string().min(1, { message: `${what} must not be empty`, abort: true }).max(200, { abort: true })
-    .regex(/^[^\u0000-\u001f\u007f]+$/, `${what} must not contain control characters`);
+/**
+ * Invisible characters that make a name show as something it is not (issue 26): bidirectional
+ * overrides, embeddings and isolates (U+202A-U+202E, U+2066-U+2069: "Cube\u202Egnp.exe"), the
+ * directional marks (U+200E, U+200F, U+061C), zero-width space and word joiner (U+200B, U+2060),
+ * the BOM (U+FEFF), other invisible format characters (soft hyphen U+00AD, U+180E, U+2061-U+2064,
+ * U+206A-U+206F, U+FFF9-U+FFFB) and C1 controls (U+0080-U+009F). Refused, not silently removed:
+ * two names that differ only by them would otherwise become the same name.
+ * Zero-width joiner and non-joiner (U+200D, U+200C) are allowed only between two visible
+ * characters, where emoji sequences and Persian or Indic words need them.
+ */
+const INVISIBLE = /[\u0080-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|^[\u200c\u200d]|[\u200c\u200d]$|[\u200c\u200d]{2}|\s[\u200c\u200d]|[\u200c\u200d]\s/u;
+
+/** The first invisible or bidirectional control character of `text` as "U+202E at 5", or undefined. */
+export function invisibleIn(text: string): string | undefined {
+  const m = INVISIBLE.exec(text);
+  if (!m) return undefined;
+  const at = m[0].search(/[^\s]/u);
+  const ch = m[0][Math.max(0, at)];
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} at ${m.index + Math.max(0, at)}`;
+}
+
+/** A display name: 1-200 characters, no control characters, no invisible or bidirectional controls. */
+export const name = (what = "Name", max = 200) =>
+  z.string().min(1, { message: `${what} must not be empty`, abort: true }).max(max, { abort: true })
+    .regex(/^[^\u0000-\u001f\u007f]+$/, `${what} must not contain control characters`)
+    .superRefine((text, ctx) => {
+      const found = invisibleIn(text);
+      if (found) ctx.addIssue({ code: "custom", message: `${what} must not contain invisible or bidirectional control characters (${found})` });
+    });
 
 /**
  * Ranges of vector components (docs/api.md, "Number ranges"). Everything accepted must stay

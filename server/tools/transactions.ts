@@ -1,7 +1,7 @@
 /** The transaction tools; behaviour lives in server/transactions. */
 import { z } from "zod";
 import { defineTool } from "./define-tool";
-import { bool } from "./schemas";
+import { bool, name } from "./schemas";
 
 const openOut = z.object({
   id: z.string(), name: z.string(), started_at: z.string(), operations: z.number(), tools: z.array(z.string()), rollback_on_error: z.boolean(),
@@ -15,7 +15,7 @@ export const beginTransaction = defineTool({
   group: "transactions",
   access: "write",
   description: "Begin a transaction: later state-changing calls join it until commit or rollback. With rollback_on_error, the first failing call rolls it back.",
-  input: z.strictObject({ name: z.string().min(1).max(200), rollback_on_error: bool().default(false) }),
+  input: z.strictObject({ name: name("Transaction name"), rollback_on_error: bool().default(false) }),
   output: z.object({ transaction: openOut }),
   handler: (input, { kiln }) => kiln.transactions.begin(input.name, input.rollback_on_error),
 });

@@ -1,7 +1,7 @@
 /** The version-control tools; behaviour lives in server/versioning. */
 import { z } from "zod";
 import { defineTool } from "./define-tool";
-import { num } from "./schemas";
+import { name, num } from "./schemas";
 
 const versionIdParam = (what: string) => z.string().min(1).max(20).describe(`${what}: a version id such as v001.`);
 const versionOut = z.object({
@@ -22,7 +22,7 @@ export const saveVersion = defineTool({
   group: "version_control",
   access: "write",
   description: "Save the working state (all apps' scenes) as a new version on the current branch.",
-  input: z.strictObject({ name: z.string().min(1).max(200), description: z.string().max(5000).default("") }),
+  input: z.strictObject({ name: name("Version name"), description: z.string().max(5000).default("") }),
   output: versionOut,
   handler: (input, { kiln }) => kiln.versions.save(input.name, input.description),
 });
@@ -57,7 +57,7 @@ export const createBranch = defineTool({
   group: "version_control",
   access: "write",
   description: "Create a branch starting at a version (default: the current branch's head). Does not switch to it.",
-  input: z.strictObject({ name: z.string().min(1).max(100), from_version: versionIdParam("Where the branch starts").optional() }),
+  input: z.strictObject({ name: name("Branch name", 100), from_version: versionIdParam("Where the branch starts").optional() }),
   output: branchOut,
   handler: (input, { kiln }) => kiln.versions.createBranch(input.name, input.from_version),
 });
@@ -78,7 +78,7 @@ export const switchBranch = defineTool({
   access: "write",
   idempotent: true,
   description: "Make a branch current. Each branch keeps its own working state, unsaved work included.",
-  input: z.strictObject({ name: z.string().min(1).max(100) }),
+  input: z.strictObject({ name: name("Branch name", 100) }),
   output: z.object({ branch: branchOut }),
   handler: (input, { kiln }) => kiln.versions.switchBranch(input.name),
 });

@@ -15,6 +15,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { RE2JS } from "re2js";
 import { compileCondition, listRecipes, toCelValue, validateRecipe } from "../../server/recipes";
 import { registryCatalogue } from "../../server/tools/recipe-catalogue";
 import { bigRecipeYaml } from "../helpers/big-recipe";
@@ -41,6 +42,20 @@ function condition(source: string, s: string): number[] {
 
 console.log(`matches("^(a+)+$") on 31 characters: ${ms(median(condition('vars.s.matches("^(a+)+$")', `${"a".repeat(30)}!`)))}`);
 console.log(`nested split("").all over 4,000 characters (stopped by the budget): ${ms(median(condition('vars.s.split("").all(c, vars.s.split("").all(d, c == d || c != d))', "ab".repeat(2000))))}`);
+
+// Issue 26: regex cost. A pattern from a variable is capped at 1,000 characters and each match is
+// charged instructions x characters before it runs; "before" runs the same match on re2js directly,
+// as the condition did until then (a 10,000-character pattern took 430-580 ms, 26 s at load 16).
+function patternCondition(p: string, s: string): number[] {
+  const compiled = compileCondition("vars.s.matches(vars.p)");
+  if (!compiled.ok) throw new Error(compiled.message);
+  const scope = { vars: toCelValue({ s, p }) as Record<string, unknown>, steps: {} };
+  return Array.from({ length: 5 }, () => time(() => compiled.condition.evaluate(scope)));
+}
+const tenK = "a".repeat(10_000);
+console.log(`matches(vars.p), p = 5,000 ".*" (10,000 characters) over 10,000 characters: ${ms(median(patternCondition(".*".repeat(5000), tenK)))} (refused: pattern cap)`);
+console.log(`matches(vars.p), p = 500 ".*" over 10,000 characters: ${ms(median(patternCondition(".*".repeat(500), tenK)))} (refused unrun: cost); before: ${ms(time(() => RE2JS.compile(".*".repeat(500)).matcher(tenK).find()))}`);
+console.log(`matches(vars.p), p = 20 ".*" over 9,000 characters (about the most one match may cost, 94,511 steps): ${ms(median(patternCondition(".*".repeat(20), "a".repeat(9000))))}`);
 
 const thousand = bigRecipeYaml("big", 1000);
 const cold = time(() => validateRecipe(thousand, registryCatalogue));

@@ -48,3 +48,31 @@ export async function underWatch<T>(kiln: KilnServer, work: () => Promise<T>): P
 export async function idleP99(kiln: KilnServer, ms = 1000): Promise<number> {
   return (await underWatch(kiln, () => new Promise((r) => setTimeout(r, ms)))).p99;
 }
+
+/**
+ * The mechanism behind "the event loop is not blocked", asserted without a clock: while `work`
+ * runs, a second client calls get_pipeline_status as fast as it is answered, and each answer's
+ * worker counts are kept. An answer showing a job of the pool under way proves both that the job
+ * ran on a worker thread and that the event loop answered someone meanwhile; a loaded machine
+ * only makes jobs last longer, so it cannot make this fail.
+ */
+export async function workersSeenDuring<T>(kiln: KilnServer, work: () => Promise<T>): Promise<{ result: T; seen: { jobs: number; recipe_jobs: number }[] }> {
+  let running = true;
+  const poll = caller(kiln.url);
+  const seen: { jobs: number; recipe_jobs: number }[] = [];
+  const poller = (async () => {
+    while (running) {
+      const r = await poll("get_pipeline_status", {});
+      if (running && r.status === 200) seen.push(r.body.result.workers);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    running = false;
+    await poller;
+  }
+  return { result, seen };
+}

@@ -38,16 +38,17 @@ describe("hostile files", () => {
   it.each(HOSTILE.map((h) => [h.attack, h] as const))("%s: refused with its limit named, nothing changed, the service responsive", async (_, h) => {
     const before = await scenes();
     const idle = await idleP99(kiln);
-    const watched = await underWatch(kiln, () => kiln.call("import_asset", { app: "blender", path: path.join(dir, h.name) }));
+    const watched = await underWatch(kiln, () => kiln.call("import_asset", { app: "blender", path: path.join(dir, h.name), ...(h.format ? { format: h.format } : {}) }));
     const r = watched.result;
     expect(r.status, JSON.stringify(r.body)).toBe(h.status);
     expect(r.body.error.code).toBe(h.code);
     expect(r.body.error.message).toMatch(h.message);
     expect(await scenes()).toBe(before);
     expect(watched.maxRss).toBeLessThan(GiB);
-    // 100 ms over the machine's own noise: on an idle machine that noise is a few ms; on a shared
-    // one the poller is slow without any import too, and that is not the import's doing.
-    expect(watched.p99, `p99 of ${watched.samples} polls (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(100 + idle);
+    // Ten times the machine's own noise measured just before (at least 100 ms over it): a loaded
+    // machine slows the poller without any import too, and that is not the import's doing. The
+    // figures belong to tests/bench/assets-bench.ts.
+    expect(watched.p99, `p99 of ${watched.samples} polls (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(Math.max(10 * idle, 100 + idle));
     expect((await kiln.call("get_transaction_status", {})).status).toBe(200);
     console.log(`${h.name}: ${r.status} ${r.body.error.code}; poller p99 ${watched.p99.toFixed(1)} ms over ${watched.samples} calls (idle p99 ${idle.toFixed(1)} ms); RSS max ${(watched.maxRss / 2 ** 20).toFixed(0)} MiB`);
   }, 120_000);

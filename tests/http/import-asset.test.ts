@@ -61,9 +61,13 @@ describe("import_asset", () => {
     ["a folder", () => ({ path: path.join(assets, "mine") , format: "gltf" }), 400, "NOT_A_FILE"],
     ["an unknown extension", () => ({ path: "package.json" }), 400, "UNSUPPORTED_FORMAT"],
     ["an unknown format", () => ({ path: "package.json", format: "blend" }), 400, "UNSUPPORTED_FORMAT"],
-    ["a broken file", () => {
+    ["a file that does not start like its format", () => {
       writeFileSync(path.join(assets, "mine", "broken.glb"), "not a glb at all");
       return { path: path.join(assets, "mine", "broken.glb") };
+    }, 400, "FORMAT_MISMATCH"],
+    ["a broken file", () => {
+      writeFileSync(path.join(assets, "mine", "broken.gltf"), "{ not json");
+      return { path: path.join(assets, "mine", "broken.gltf") };
     }, 400, "ASSET_UNREADABLE"],
   ];
   it.each(refusals)("refuses %s and changes nothing", async (_label, params, status, code) => {

@@ -333,7 +333,9 @@ describe("run_recipe {wait: false} and cancel_recipe_run", () => {
     const ranFor = performance.now() - started;
     expect(stored).toMatchObject({ status: "succeeded", failed_steps: 0, source: "project" });
     expect(stored.steps).toHaveLength(6);
-    expect(answeredIn, `answered in ${answeredIn} ms, the run took ${ranFor} ms`).toBeLessThan(ranFor / 2);
+    // Answered before the run ended: the answer says "running" with no step done (above), and
+    // steps were seen arriving. The two durations are printed, not compared (load stretches both).
+    console.log(`answered in ${answeredIn.toFixed(0)} ms, the run took ${ranFor.toFixed(0)} ms`);
     expect(seen.some((n) => n < 6), `steps seen: ${seen}`).toBe(true);
   });
 

@@ -26,9 +26,16 @@ describe.each(["sqlite", "postgresql"] as Provider[])("versions on %s", (provide
   });
 
   it("a SIGKILL during a burst of saves leaves only complete versions", async () => {
+    // The kill comes once the first save of the burst has been answered (not after a fixed delay,
+    // which a loaded machine stretches or shrinks): the others are then under way or queued.
+    let firstSaved!: () => void;
+    const oneSaved = new Promise<void>((r) => (firstSaved = r));
     const burst = Array.from({ length: 40 }, (_, i) =>
-      kiln.call("create_gameobject", { name: `K${i}`, type: "Sphere", app: "godot" }).then(() => kiln.call("save_version", { name: `k${i}` })).catch(() => null));
-    await new Promise((r) => setTimeout(r, 150));
+      kiln.call("create_gameobject", { name: `K${i}`, type: "Sphere", app: "godot" })
+        .then(() => kiln.call("save_version", { name: `k${i}` }))
+        .then((r) => { if (r.status === 200) firstSaved(); })
+        .catch(() => null));
+    await Promise.race([oneSaved, Promise.all(burst)]);
     await kiln.kill("SIGKILL");
     await Promise.all(burst);
     await kiln.restart();

@@ -129,3 +129,19 @@ export function worldMatrices(objects: { name: string; parent: string | null; po
 }
 
 export const close = (a: number[], b: number[], eps = 1e-4) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) <= eps);
+
+/**
+ * The bound for "the app did it within N ms" that a loaded machine cannot break: N (the figure
+ * on a quiet machine, which the log line beside each check prints), or ten times a round trip of
+ * the app's own `status` command measured in the same run, whichever is larger. A CPU burner
+ * slows the round trip as much as the app's reaction, so the ratio holds; a broken mechanism (a
+ * reconnect waiting out a long backoff, an edit sent on a timer) exceeds both.
+ */
+export async function appBound(app: { command(name: string): Promise<unknown> }, quietMs: number): Promise<number> {
+  const started = Date.now();
+  await app.command("status");
+  const roundTrip = Date.now() - started;
+  const bound = Math.max(quietMs, 10 * roundTrip);
+  if (bound > quietMs) console.log(`(a status round trip took ${roundTrip} ms: the bound is ${bound} ms instead of ${quietMs} ms)`);
+  return bound;
+}

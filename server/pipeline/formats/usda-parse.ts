@@ -146,9 +146,15 @@ export function parseUsda(text: string): UsdLayer {
     };
     while (!text.startsWith(quote, pos)) {
       if (pos >= text.length) (pos = start), fail("unterminated string"); // located where it opens
+      if (pos - start > LIMITS.usdaStringBytes) throw new LimitError(`usda: a string longer than ${LIMITS.usdaStringBytes} characters at line ${line()}`);
       if (text[pos] !== "\\") {
+        // The run up to the next escape or quote as one slice: appending it character by
+        // character made a rope of one node per character (a 200 MB string took 2.6 GB).
         flush();
-        out += text[pos++];
+        let end = pos + 1;
+        while (end < text.length && text[end] !== "\\" && text[end] !== q) end++;
+        out += text.slice(pos, end);
+        pos = end;
         continue;
       }
       const e = text[++pos];

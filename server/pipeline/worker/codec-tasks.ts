@@ -12,9 +12,10 @@ import { readFiles, sha256, writeFiles, type FileInfo } from "../files";
 import type { SceneState } from "../../scene/types";
 import type { Asset } from "../assets";
 import { exportFound, type ExportOptions, type ExportResult } from "../export-scene";
-import { decode, encode, type TransferFormat } from "../formats";
+import { decode, encode, LimitError, type TransferFormat } from "../formats";
 import { packLongStrings, unpackLongStrings, type PackedStrings } from "./long-strings";
 import { planImport, type PlanResult } from "../import-scene";
+import { prescanFile } from "../prescan-file";
 import { MTL_TEXTURE_KEYS, parseMapLine } from "../formats/mtl";
 
 /** Read, decode and plan: `files` are absolute paths, the first the main file; side files are found by `names`. */
@@ -26,6 +27,8 @@ export interface DecodeTask {
   side: Record<string, string>;
   app: AppId;
   groupName: string;
+  /** The main file passed its pre-scan already (a scan task of this import ran it). */
+  prescanned?: boolean;
 }
 export interface DecodeOutput extends PlanResult {
   file: FileInfo;
@@ -59,6 +62,8 @@ const since = (t: number) => Math.round(performance.now() - t);
 
 async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
   let t = performance.now();
+  // Counted in constant memory first: a file past a limit is refused before it is read whole.
+  if (!task.prescanned) await prescanFile(task.main, task.format);
   const files = await readFiles([task.main]);
   for (const [name, p] of Object.entries(task.side)) files.set(name, new Uint8Array(await readFile(p)));
   const mainName = path.basename(task.main);
@@ -66,11 +71,32 @@ async function runDecode(task: DecodeTask): Promise<DecodeOutput> {
   const file = { path: task.main, bytes: main.length, sha256: sha256(main) };
   const read = since(t);
   t = performance.now();
-  const decoded = await decode(task.format, files, mainName);
+  let decoded, planned;
+  try {
+    decoded = await decode(task.format, files, mainName);
+  } catch (e) {
+    throw readerFailure(e, task.format);
+  }
   const decodeMs = since(t);
   t = performance.now();
-  const planned = planImport(task.app, decoded.scene, task.groupName);
+  try {
+    planned = planImport(task.app, decoded.scene, task.groupName);
+  } catch (e) {
+    throw readerFailure(e, task.format);
+  }
   return { plan: planned.plan, warnings: [...decoded.warnings, ...planned.warnings], file, timings_ms: { read, decode: decodeMs, plan: since(t) } };
+}
+
+/**
+ * A reader's failure as users see it: a broken limit and the readers' own sentences (plain
+ * Errors) as they are; an engine error never (a TypeError inside three's FBXLoader on a malformed
+ * ASCII FBX, "Cannot read properties of undefined (reading 'forEach')", or V8's "Cannot create a
+ * string longer than ..."): those say the file is malformed, in words that hold for any of them.
+ */
+export function readerFailure(e: unknown, format: TransferFormat): Error {
+  if (e instanceof LimitError) return e;
+  if (e instanceof Error && e.constructor === Error && (e as { code?: unknown }).code === undefined) return e;
+  return new Error(`${format}: the file is malformed: its structure is not one the ${format} reader can follow (a part it needs is missing or of the wrong kind)`);
 }
 
 async function runEncode(task: EncodeTask): Promise<EncodeOutput> {
@@ -130,6 +156,8 @@ function usdAssets(bytes: Uint8Array): string[] {
 }
 
 async function runScan(task: ScanTask): Promise<string[]> {
+  // The first look at an import's main file: pre-scanned before it is read whole (prescan-file.ts).
+  if (!task.library) await prescanFile(task.main, task.format);
   const bytes = new Uint8Array(await readFile(task.main));
   if (task.format === "obj" && task.library) return mtlImages(new TextDecoder().decode(bytes));
   if (task.format === "obj") return objLibraries(bytes);

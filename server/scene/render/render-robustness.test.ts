@@ -50,9 +50,7 @@ describe("robustness", () => {
     const base = scene([quadZ(0, -1, -1, 1, 1, [0, 1, 0, 1])]);
     const meshes = "meshes" in input && input.meshes === undefined ? bad<RenderMesh[]>(undefined) : [...base.meshes, ...(input.meshes ?? [])];
     const full: RenderInput = { ...base, ...input, meshes };
-    const t = performance.now();
-    const out = renderScene(full);
-    expect(performance.now() - t).toBeLessThan(2000);
+    const out = renderScene(full); // a hang would show as the test's timeout
     expect(out.data.length).toBe(64 * 48 * 4);
     for (let i = 3; i < out.data.length; i += 4) expect(out.data[i]).toBe(255);
   });

@@ -1,10 +1,9 @@
 /** save_app_file: the live application saves its own file (File > Save, or Save As with a path). */
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
-import { conflict, invalid } from "../../errors";
+import { conflict } from "../../errors";
 import { defineTool } from "../define-tool";
 import { appId } from "../schemas";
+import { appFileTarget } from "./app-file-path";
 import { appOut } from "./scene-tool";
 
 /** The file extension each application saves. */
@@ -25,16 +24,7 @@ export const saveAppFile = defineTool({
       const { connection } = kiln.live.status(input.app);
       throw conflict("NOT_LIVE", `${input.app} is ${connection === "disconnected" ? "disconnected" : "embedded in Kiln"}: only a live application has a file to save.`, { app: input.app, connection });
     }
-    let target: string | undefined;
-    if (input.path !== undefined) {
-      const root = kiln.config.projectDir;
-      target = path.resolve(root, input.path);
-      if (path.relative(root, target).startsWith("..") || path.isAbsolute(path.relative(root, target)) || input.path.includes("\0"))
-        throw invalid("INVALID_PARAMS", "path must stay inside the project folder.", { fields: [{ path: "path", message: "must stay inside the project folder" }] });
-      if (path.extname(target).toLowerCase() !== EXTENSIONS[input.app])
-        throw invalid("INVALID_PARAMS", `A ${input.app} file ends in ${EXTENSIONS[input.app]}.`, { fields: [{ path: "path", message: `must end in ${EXTENSIONS[input.app]}` }] });
-      await mkdir(path.dirname(target), { recursive: true });
-    }
+    const target = input.path === undefined ? undefined : await appFileTarget(kiln.config.projectDir, kiln.config.home, input.path, EXTENSIONS[input.app]);
     const { result } = await kiln.live.request(input.app, "save", target ? { path: target } : {});
     const file = (result as { file?: unknown }).file;
     return { app: input.app, file: typeof file === "string" ? file : target ?? "" };

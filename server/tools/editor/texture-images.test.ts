@@ -91,9 +91,7 @@ describe("texture image decoding", () => {
     claims.writeUInt16BE(60_000, sof + 5); // height
     claims.writeUInt16BE(60_000, sof + 7); // width: 14 GB if believed
     expect(jpegSize(claims)).toEqual({ width: 60_000, height: 60_000 });
-    const started = performance.now();
-    expect(decodeTexture(claims, "image/jpeg")).toBeNull();
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(decodeTexture(claims, "image/jpeg")).toBeNull(); // decoding would allocate 14 GB
     const wide = Buffer.from(file);
     wide.writeUInt16BE(MAX_TEXTURE_SIDE + 1, sof + 7);
     expect(decodeTexture(wide, "image/jpeg")).toBeNull();
