@@ -101,29 +101,32 @@ export class LiveApps {
   /** Takes a new connection through its hello, then serves it until it closes. */
   async accept(session: BridgeSession): Promise<void> {
     let hello: Hello;
-    let blobs: Map<string, Blob>;
     try {
-      ({ hello, blobs } = await session.waitForHello());
+      ({ hello } = await session.waitForHello());
     } catch (e) {
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
     if (hello.protocol !== PROTOCOL_VERSION)
-      return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}.`);
+      return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}: install the add-on of this Kiln (kiln ${hello.app} does it from its checkout; docs/bridges.md).`);
     if (this.sessions.has(hello.app) || this.connecting.has(hello.app))
       return this.refuse(session, "APP_ALREADY_CONNECTED", `A live ${hello.app} is already connected to this project.`);
+    // From here until it is live, the app's tools answer 503 APP_CONNECTING (see mirror).
+    this.connecting.add(hello.app);
     let records: SceneEntity[];
+    let meshes: Record<string, string>;
     try {
-      records = this.toRecords(hello.app, hello.records, blobs).records;
+      const sync = await session.waitForSync();
+      ({ records, meshes } = this.toRecords(hello.app, sync.records, sync.blobs));
     } catch (e) {
+      this.connecting.delete(hello.app);
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
 
-    this.connecting.add(hello.app);
     session.onClose = (bye) => this.closed(session, bye);
     session.onEdit = (edit, editBlobs) => this.takeEdit(session, edit, editBlobs);
     // A change the app applied after Kiln gave up on it: Kiln did not take it, so the app is set right.
     session.onLateApply = () => void this.resync(session);
-    session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS });
+    session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS, meshes });
     const noted = this.workspace.note("bridge", "live_connect", hello.app, {
       app_version: hello.app_version, instance: hello.instance, file: hello.file, session: session.id,
     }).catch(() => undefined);
