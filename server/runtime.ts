@@ -65,6 +65,7 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
   const live = new LiveApps(workspace, loadBridgeCredentials(config.home));
+  await live.restore();
   const teams = new Teams(db, config);
   await teams.start();
   // Soft locks (server/teams/locks.ts): checked on the records each change would touch, before anything changes.

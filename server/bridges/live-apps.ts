@@ -73,6 +73,36 @@ export class LiveApps {
     return this.sessions.has(app);
   }
 
+  /**
+   * Takes up where the last run left each app, from the log's last connection note: an app that was
+   * live and never said goodbye (Kiln stopped or crashed under it) is disconnected, not embedded, so
+   * its tools do not quietly act on Kiln's copy until it is back or handed back (`release`).
+   */
+  async restore(): Promise<void> {
+    for (const app of APPS) {
+      const last = await this.workspace.database.operation.findFirst({
+        where: { kind: "bridge", app }, orderBy: { seq: "desc" }, select: { tool: true, params: true, createdAt: true },
+      });
+      if (!last || this.sessions.has(app)) continue;
+      let goodbye = false;
+      try {
+        goodbye = (JSON.parse(last.params) as { goodbye?: unknown }).goodbye === true;
+      } catch { /* an unreadable note: as without a goodbye */ }
+      if (last.tool === "live_connect" || (last.tool === "live_disconnect" && !goodbye)) this.dropped.set(app, last.createdAt);
+    }
+  }
+
+  /**
+   * Hands a disconnected app's scene back to Kiln (the release_app tool): its tools act on Kiln's
+   * embedded scene again, as after a goodbye. Refused while the app is live or connecting.
+   */
+  async release(app: AppId): Promise<LiveStatus> {
+    if (this.sessions.has(app) || this.connecting.has(app))
+      throw new KilnError("APP_LIVE", `The live ${app} is ${this.connecting.has(app) ? "connecting" : "connected"}; disconnect it in ${app} (or stop it) to hand its scene back.`, 409, { app });
+    if (this.dropped.delete(app)) await this.workspace.note("bridge", "live_release", app, {});
+    return this.status(app);
+  }
+
   /** Sends a request to a live app (render, save, export); 503 when it is not connected. */
   async request(app: AppId, type: string, fields: Record<string, unknown>): Promise<{ result: unknown; blobs: Map<string, Blob> }> {
     const s = this.sessions.get(app);
@@ -83,29 +113,32 @@ export class LiveApps {
   /** Takes a new connection through its hello, then serves it until it closes. */
   async accept(session: BridgeSession): Promise<void> {
     let hello: Hello;
-    let blobs: Map<string, Blob>;
     try {
-      ({ hello, blobs } = await session.waitForHello());
+      ({ hello } = await session.waitForHello());
     } catch (e) {
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
     if (hello.protocol !== PROTOCOL_VERSION)
-      return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}.`);
+      return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}: install the add-on of this Kiln (kiln ${hello.app} does it from its checkout; docs/bridges.md).`);
     if (this.sessions.has(hello.app) || this.connecting.has(hello.app))
       return this.refuse(session, "APP_ALREADY_CONNECTED", `A live ${hello.app} is already connected to this project.`);
+    // From here until it is live, the app's tools answer 503 APP_CONNECTING (see mirror).
+    this.connecting.add(hello.app);
     let records: SceneEntity[];
+    let meshes: Record<string, string>;
     try {
-      records = this.toRecords(hello.app, hello.records, blobs).records;
+      const sync = await session.waitForSync();
+      ({ records, meshes } = this.toRecords(hello.app, sync.records, sync.blobs));
     } catch (e) {
+      this.connecting.delete(hello.app);
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
 
-    this.connecting.add(hello.app);
     session.onClose = (bye) => this.closed(session, bye);
     session.onEdit = (edit, editBlobs) => this.takeEdit(session, edit, editBlobs);
     // A change the app applied after Kiln gave up on it: Kiln did not take it, so the app is set right.
     session.onLateApply = () => void this.resync(session);
-    session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS });
+    session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS, meshes });
     const noted = this.workspace.note("bridge", "live_connect", hello.app, {
       app_version: hello.app_version, instance: hello.instance, file: hello.file, session: session.id,
     }).catch(() => undefined);
@@ -184,6 +217,8 @@ export class LiveApps {
       if (session) {
         if (origin === session) continue;
         (work ??= []).push(this.push(session, mine, label, this.workspace.seq + 1, changes));
+      } else if (this.connecting.has(app) && kind === "tool") {
+        return Promise.reject(new KilnError("APP_CONNECTING", `The live ${app} is connecting (Kiln and ${app} are being brought to one state); try again once get_pipeline_status shows it live.`, 503, { app }));
       } else if (this.dropped.has(app) && kind === "tool") {
         // Restores and rollbacks go on without it: the app gets Kiln's state when it reconnects.
         return Promise.reject(disconnected(app));

@@ -8,6 +8,7 @@ import { getSceneTool, listObjects } from "./editor/reading";
 import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
 import { takeScreenshot } from "./editor/take-screenshot";
 import { saveAppFile } from "./editor/save-app-file";
+import { releaseApp } from "./editor/release-app";
 import { addModifier, setKeyframe } from "./editor/animation";
 import { getPipelineStatus, importAsset, listTransferableAssetsTool, transferAssetTool } from "./pipeline";
 import { RECIPE_TOOLS } from "./recipes";
@@ -39,6 +40,7 @@ export const TOOLS = [
   setKeyframe,
   addModifier,
   saveAppFile,
+  releaseApp,
   saveVersion,
   listVersions,
   restoreVersion,
