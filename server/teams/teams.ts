@@ -19,6 +19,7 @@ import { Locks } from "./locks";
 import { Presence } from "./presence";
 import { loadTeamFile, type TeamFile } from "./team-file";
 import { Tokens } from "./tokens";
+import { oauthUrls } from "./oauth";
 import type { NewLink } from "./invites";
 import { invitationMail, smtpMailer, type Mailer } from "./mailer";
 
@@ -43,7 +44,7 @@ export class Teams {
     this.enabled = config.auth === "team";
     this.trustedProxy = proxyMatcher(config.trustedProxies);
     const https = config.publicUrl?.startsWith("https://") ?? false;
-    this.credentials = new Credentials(db, () => this.auth(), () => this.secrets().operator, `${https ? "__Secure-" : ""}kiln.session_token`);
+    this.credentials = new Credentials(db, () => this.auth(), () => this.secrets().operator, `${https ? "__Secure-" : ""}kiln.session_token`, () => oauthUrls(this.publicUrl()).resource);
     const forget = (userId: string, reason: string | null) => {
       this.credentials.forgetUser(userId);
       if (reason) this.streams.closeUser(userId, reason);
@@ -76,7 +77,7 @@ export class Teams {
   auth(): Promise<TeamAuth> {
     return (this.instance ??= import("./auth").then(({ createTeamAuth }) =>
       createTeamAuth({
-        db: this.db, config: this.config, secret: this.config.authSecret ?? this.secrets().secret,
+        db: this.db, config: this.config, secret: this.config.authSecret ?? this.secrets().secret, publicUrl: this.publicUrl(),
         events: {
           signedIn: (user, ip) => audit({ action: "sign_in", actor: { id: user.id, name: user.name }, ip, details: { email: user.email } }),
           signInFailed: (email, ip, reason) => audit({ action: "sign_in_failed", actor: { id: null, name: email || "(no email)" }, ip, details: { reason } }),
