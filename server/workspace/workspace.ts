@@ -139,6 +139,7 @@ export class Workspace {
         opts.onTurn?.();
         const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
         const outcome = applyOperation(this.stateMap, op);
+        this.hooks.guard?.(outcome.changes, kind);
         const mirrored = this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin }) ?? null;
         mirrored?.catch(() => undefined); // awaited below, outside the turn
         return { transactionId, outcome, mirrored };

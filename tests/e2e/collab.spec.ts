@@ -46,8 +46,8 @@ test("presence, a lock taken in the inspector, 423 naming the holder, and the lo
   await expect(ada.getByRole("treeitem", { name: /Box/ })).toBeVisible();
 
   // Presence: each sees the other's initials on the bar.
-  await expect(ada.locator(".presence-bar").getByLabel("Ben", { exact: true })).toBeVisible();
-  await expect(ben.locator(".presence-bar").getByLabel("Ada", { exact: true })).toBeVisible();
+  await expect(ada.locator('.presence-bar .initials[title^="Ben (browser)"]')).toBeVisible();
+  await expect(ben.locator('.presence-bar .initials[title^="Ada (browser)"]')).toBeVisible();
 
   // Ada selects Box: the inspector holds a lock on it; Ben sees her at Box, in the tree and the view.
   await ada.getByRole("treeitem", { name: /Box/ }).click();
@@ -90,4 +90,36 @@ test("presence, a lock taken in the inspector, 423 naming the holder, and the lo
   const scene = await post(`${kiln.url}/tools/get_scene`, {}, bearer(team.owner));
   expect(scene.body.result.objects.find((o: { name: string }) => o.name === "Box").position.x).toBe(5);
   await shot(ben, "collab-lock-gone");
+});
+
+test("the builder saves with the revision it loaded: someone saved in between, and the merge keeps both", async ({ browser }) => {
+  await post(`${kiln.url}/tools/set_user_role`, { user: "ben@example.com", role: "editor" }, bearer(team.owner));
+  const benToken = (await post(`${kiln.url}/tools/create_token`, { name: "Ben's script", scope: "write", user: "ben@example.com" }, bearer(team.owner))).body.result.token;
+  const v1 = "name: shared\ndescription: two steps\nsteps:\n  - name: First\n    tool: create_gameobject\n    params:\n      name: A\n      type: Cube\n  - name: Second\n    tool: create_gameobject\n    params:\n      name: B\n      type: Cube\n";
+  expect((await post(`${kiln.url}/tools/save_recipe`, { name: "shared", yaml: v1 }, bearer(team.editor))).status).toBe(200);
+
+  const ada = await signIn(browser, "ada@example.com", "Ada password 1");
+  await ada.goto(`${kiln.url}/recipes/shared`);
+  await expect(ada.getByTestId("recipe-title")).toHaveText(/shared/);
+
+  // Ben saves a change to the second step meanwhile.
+  const loaded = (await post(`${kiln.url}/tools/get_recipe_info`, { recipe: "shared" }, bearer(benToken))).body.result;
+  const v2 = v1.replace("name: B\n      type: Cube", "name: B\n      type: Sphere");
+  expect((await post(`${kiln.url}/tools/save_recipe`, { name: "shared", yaml: v2, revision: loaded.revision }, bearer(benToken))).status).toBe(200);
+
+  // Ada changes the first step and saves: Kiln refuses, naming Ben, and the builder offers the merge.
+  await ada.getByRole("button", { name: "YAML" }).click();
+  const text = ada.getByRole("textbox", { name: "Recipe YAML text" });
+  await text.fill(v1.replace("name: A\n      type: Cube", "name: A\n      type: Plane"));
+  await expect(ada.getByLabel("unsaved changes")).toBeVisible();
+  await expect(ada.getByTestId("canvas")).toContainText("Plane");
+  await ada.getByRole("button", { name: "Save", exact: true }).click();
+  const dialog = ada.getByRole("dialog");
+  await expect(dialog).toContainText("Someone saved this recipe");
+  await expect(dialog).toContainText("Ben");
+  await expect(dialog).toContainText("without a clash");
+  await shot(ada, "collab-recipe-saved-in-between");
+  await dialog.getByRole("button", { name: "Save the merge" }).click();
+  await expect.poll(async () => (await post(`${kiln.url}/tools/get_recipe_info`, { recipe: "shared" }, bearer(team.owner))).body.result.recipe.steps.map((s: { params: { type: string } }) => s.params.type))
+    .toEqual(["Plane", "Sphere"]);
 });

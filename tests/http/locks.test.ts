@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type KilnServer } from "../helpers/server";
 import { bearer, post, setUpTeam, type Team } from "../helpers/team";
+import { BridgePeer } from "../helpers/bridge-peer";
 
 let kiln: KilnServer;
 /** The service's project folder (its ./recipes). */
@@ -163,6 +164,37 @@ describe("locks: the rules", () => {
     const undone = await call("undo", {}, bearer(ben));
     expect(undone.status).toBe(423);
     expect((await call("unlock", { kind: "object", name: "Ball" }, ada())).status).toBe(200);
+  });
+});
+
+describe("locks: a live application's hand edits", () => {
+  it("Ben's lock refuses Ada's hand edit in Blender, which is set back in the app with the message", async () => {
+    expect((await call("create_gameobject", { app: "blender", name: "Lamp", type: "Empty" }, ada())).status).toBe(200);
+    // Blender, started with Ada's token, connects and takes Kiln's scene.
+    const peer = await BridgePeer.connect({ url: `${kiln.url.replace("http", "ws")}/bridge`, token: team.editor });
+    try {
+      expect(peer.welcome).toBeTruthy();
+      const until = async (what: () => boolean) => {
+        for (let i = 0; i < 300 && !what(); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(what()).toBe(true);
+      };
+      await until(() => [...peer.scene.values()].some((r) => r.name === "Lamp"));
+      const people = (await call("list_presence", {}, bearer(ben))).body.result;
+      expect(people.live_apps).toEqual([expect.objectContaining({ app: "blender", name: "Ada", label: "Ada in Blender" })]);
+      expect((await call("lock", { kind: "object", name: "Lamp", app: "blender" }, bearer(ben))).status).toBe(200);
+      const lamp = [...peer.scene.values()].find((r) => r.name === "Lamp")!;
+      const reply = await peer.edit([{ ...lamp, position: { x: 3, y: 3, z: 3 } }]);
+      expect(reply).toMatchObject({ ok: false, error: { code: "LOCKED" } });
+      expect(reply.error.message).toContain('The object "Lamp" is locked by Ben');
+      await until(() => peer.scene.get(lamp.id)?.position.x === 0);
+      const objects = (await call("get_scene", { app: "blender" }, bearer(ben))).body.result.objects;
+      expect(objects.find((o: { name: string }) => o.name === "Lamp").position).toEqual({ x: 0, y: 0, z: 0 });
+      // Once Ben lets go, her hand edit is taken.
+      expect((await call("unlock", { kind: "object", name: "Lamp", app: "blender" }, bearer(ben))).status).toBe(200);
+      expect(await peer.edit([{ ...lamp, position: { x: 3, y: 3, z: 3 } }])).toMatchObject({ ok: true });
+    } finally {
+      peer.kill();
+    }
   });
 });
 
