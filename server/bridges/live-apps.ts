@@ -6,6 +6,7 @@
  * refusing it refuses the whole change. The workspace calls in through its mirror hooks, so the
  * scene core and the tools never learn that an app is live.
  */
+import { personalActor, withCaller, type Actor, type Caller } from "../teams/actor";
 import { KilnError } from "../errors";
 import { meshRecord } from "../pipeline/mesh-records";
 import { sameRecord } from "../scene/changes";
@@ -55,6 +56,17 @@ export class LiveApps {
     }
     const since = this.dropped.get(app);
     return since ? { connection: "disconnected", disconnected_since: since.toISOString() } : { connection: "embedded" };
+  }
+
+  /** The connected apps and who runs them (presence). */
+  connected(): { app: AppId; instance: string; file: string; since: Date; actor: Actor }[] {
+    return [...this.sessions.values()].map((s) => ({ app: s.app, instance: s.hello.instance, file: s.hello.file, since: s.since, actor: this.callerOf(s).actor }));
+  }
+
+  /** The caller of a live app's hand edits: whoever connected it, through the app. */
+  private callerOf(session: BridgeSession): Caller {
+    const base = session.caller?.actor ?? personalActor("live", session.id);
+    return { source: "live", actor: { ...base, client: "live", clientName: `${session.app} ${session.hello.app_version}`, session: `live:${session.id}` } };
   }
 
   isLive(app: AppId): boolean {
@@ -212,10 +224,11 @@ export class LiveApps {
   private async takeEdit(session: BridgeSession, edit: Edit, blobs: Map<string, Blob>): Promise<unknown> {
     try {
       const { records, meshes } = this.toRecords(session.app, edit.records, blobs);
-      const applied = await this.workspace.execute(
+      // As the person who connected the app: a lock someone else holds refuses the edit (423).
+      const applied = await withCaller(this.callerOf(session), () => this.workspace.execute(
         { tool: "live_edit", app: session.app, params: { records, deleted: edit.deleted } },
         { kind: "live", origin: session, loggedParams: { source: session.app, instance: session.hello.instance, records: records.length, deleted: edit.deleted.length } },
-      );
+      ));
       for (const id of Object.values(meshes)) session.meshes.add(id);
       return { seq: applied.seq, meshes };
     } catch (e) {

@@ -2,6 +2,7 @@
  * One connected application: requests with ids and replies, blobs, heartbeats (docs/bridges.md).
  * Knows the wire, not what the messages mean; LiveApps (./live-apps.ts) gives them meaning.
  */
+import type { Caller } from "../teams/actor";
 import { randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
 import { KilnError } from "../errors";
@@ -28,6 +29,8 @@ export class BridgeSession {
   readonly id = randomUUID();
   readonly since = new Date();
   hello!: Hello;
+  /** Who connected (server/bridges/endpoint.ts): the app's hand edits are theirs (locks, presence). */
+  caller?: Caller;
   /** Meshes the app has been sent on this connection (by id). */
   readonly meshes = new Set<string>();
   /** Handles the app's edits, one at a time, in the order sent. */

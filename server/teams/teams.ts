@@ -15,6 +15,8 @@ import { proxyMatcher } from "./client-ip";
 import { Credentials } from "./credentials";
 import { Members } from "./members";
 import { OpenStreams } from "./streams";
+import { Locks } from "./locks";
+import { Presence } from "./presence";
 import { loadTeamFile, type TeamFile } from "./team-file";
 import { Tokens } from "./tokens";
 import { oauthUrls } from "./oauth";
@@ -27,6 +29,10 @@ export class Teams {
   readonly credentials: Credentials;
   readonly members: Members;
   readonly tokens: Tokens;
+  /** Soft locks (both modes: in personal mode they tell one client session from another). */
+  readonly locks: Locks;
+  /** Who is here now (both modes). */
+  readonly presence = new Presence();
   /** Whether an address is a trusted reverse proxy (KILN_TRUSTED_PROXIES). */
   readonly trustedProxy: (ip: string) => boolean;
   private instance?: Promise<TeamAuth>;
@@ -52,6 +58,11 @@ export class Teams {
       },
     });
     openAuditLog(db);
+    this.locks = new Locks(db);
+    // A session that ends (its Studio tab's event stream gone, an MCP session closed) lets go of its locks.
+    this.presence.onLeave = (session, userId) => {
+      void this.locks.endSession(session, userId).catch((e) => console.error(`kiln: releasing the locks of a session: ${(e as Error).message}`));
+    };
     if (config.smtpUrl) this.mailer = smtpMailer(config.smtpUrl, config.mailFrom ?? `Kiln <kiln@${new URL(this.publicUrl()).hostname}>`);
     // Team mode writes .kiln/team.json at start-up, so the CLI finds the operator credential.
     if (this.enabled) this.secrets();
@@ -82,6 +93,20 @@ export class Teams {
         },
       }),
     ));
+  }
+
+  /**
+   * A client session ended for good (an MCP session closed): it leaves presence and its locks go.
+   * The Studio's tabs end by closing their event stream (server/api/events.ts).
+   */
+  sessionEnded(actor: { userId: string | null; session: string }): void {
+    this.presence.end(actor);
+  }
+
+  /** Stops the timers (locks' sweep, presence's idle check). */
+  stop(): void {
+    this.locks.stop();
+    this.presence.stop();
   }
 
   /** Where people reach this Kiln, for the links Kiln prints and hands out. */
@@ -117,6 +142,8 @@ export class Teams {
    * nobody owns the project yet, prints a one-time link for setting up the first owner.
    */
   async start(log: (line: string) => void = (l) => console.log(l)): Promise<void> {
+    await this.locks.load();
+    this.presence.start();
     if (!this.enabled) return;
     await this.auth();
     const link = await this.members.setUpLink();

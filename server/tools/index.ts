@@ -14,6 +14,7 @@ import { RECIPE_TOOLS } from "./recipes";
 import { addUser, getAuditLog, inviteUser, listUsers, removeUser, resetPassword, setUserRole } from "./teams-members";
 import { createToken, listTokens, revokeToken, whoami } from "./teams-tokens";
 import { getHistory } from "./history";
+import { COLLAB_TOOLS } from "./teams-collab";
 import { redo, undo } from "./undo";
 import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
 import {
@@ -67,6 +68,7 @@ export const TOOLS = [
   setUserRole,
   resetPassword,
   getAuditLog,
+  ...COLLAB_TOOLS,
 ] as const satisfies readonly ToolDefinition<any, any>[];
 
 export type ToolName = (typeof TOOLS)[number]["name"];

@@ -10,6 +10,7 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/api/trpc";
+import { tabSession } from "@/app/_lib/tab-session";
 
 /** The tRPC provider and hooks, typed by the app router. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -27,6 +28,12 @@ export function setToken(token: string): void {
   else window.sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/** Headers of every tRPC call: the token (if any) and this tab's session (presence, locks). */
+function callHeaders(): Record<string, string> {
+  const session = tabSession();
+  return { ...authHeaders(), ...(session ? { "x-kiln-session": session } : {}) };
+}
+
 /** Headers for requests outside tRPC (screenshot images). */
 export function authHeaders(): Record<string, string> {
   const token = getToken();
@@ -42,7 +49,7 @@ export function KilnProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", methodOverride: "POST", headers: authHeaders })],
+      links: [httpBatchLink({ url: "/api/trpc", methodOverride: "POST", headers: callHeaders })],
     }),
   );
   return (
