@@ -12,9 +12,7 @@ const source = readFileSync(join(root, "prisma/schema.prisma"), "utf8");
 const header = "// GENERATED from prisma/schema.prisma by scripts/prisma-generate.mjs. Do not edit.\n";
 const pg = header + source
   .replace('provider = "sqlite"', 'provider = "postgresql"')
-  .replace('output   = "../server/db/generated/sqlite"', 'output   = "../../server/db/generated/postgresql"')
-  // A field marked `// list` is JSON text on SQLite (no lists there) and a String[] on PostgreSQL.
-  .replace(/^(\s+\w+\s+)String\??(\s*)\/\/ list$/gm, "$1String[]$2// list");
+  .replace('output   = "../server/db/generated/sqlite"', 'output   = "../../server/db/generated/postgresql"');
 mkdirSync(join(root, "prisma/postgresql"), { recursive: true });
 writeFileSync(join(root, "prisma/postgresql/schema.prisma"), pg);
 

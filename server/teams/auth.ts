@@ -77,7 +77,12 @@ export function createTeamAuth({ db, config, secret, events, publicUrl }: AuthSe
       const host = request?.headers.get("host");
       return [...(host ? [`http://${host}`, `https://${host}`] : []), ...(config.publicUrl ? [config.publicUrl] : []), ...config.allowedOrigins];
     },
-    database: hashedSessionTokens(prismaAdapter(db, { provider: config.provider })),
+    // The adapter's `provider` decides two things only: whether lists (the OAuth models' scopes,
+    // redirect URIs, resources) are native arrays, and whether string filters use Prisma's `mode`.
+    // Kiln keeps lists as JSON text on both databases (prisma/schema.prisma, `// list`; Prisma's
+    // lists cannot be null, which the library writes) and compares lowercased emails, so the
+    // adapter works alike on both: as for SQLite.
+    database: hashedSessionTokens(prismaAdapter(db, { provider: "sqlite" })),
     emailAndPassword: {
       enabled: true,
       // Nobody signs up: the first owner comes from the set-up link, everyone else from an invitation.

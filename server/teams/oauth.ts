@@ -67,7 +67,7 @@ export function permissionOfScopes(scopes: readonly string[]): Permission {
   return scopes.includes("write") ? "write" : "read";
 }
 
-/** A list column: JSON text on SQLite, an array on PostgreSQL (prisma/schema.prisma, `// list`). */
+/** A list column: JSON text (prisma/schema.prisma, `// list`); an array is taken as it is. */
 export function listOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
   if (typeof value !== "string" || !value) return [];

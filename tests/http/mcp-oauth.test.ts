@@ -210,6 +210,16 @@ describe("MCP authorization: the SDK's client signs a person in", () => {
 });
 
 describe("MCP authorization: what is refused", () => {
+  it("Deny sends the client access_denied with its state, and no code", async () => {
+    const clientId = await register("denied");
+    const page = await authorize(authorizeUrl(clientId, pkce().challenge), ben);
+    expect(page.pathname).toBe("/oauth/consent");
+    const answer = await post(`${kiln.url}/api/auth/oauth2/consent`, { accept: false, oauth_query: page.search.slice(1) }, { cookie: ben, origin: kiln.url });
+    const back = new URL(answer.body.redirect_uri ?? answer.body.url);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect([back.searchParams.get("error"), back.searchParams.get("state"), back.searchParams.get("code")]).toEqual(["access_denied", "s1", null]);
+  });
+
   it("PKCE is required, and a wrong verifier gets no token", async () => {
     const clientId = await register("pkce check");
     const refusal = await authorize(authorizeUrl(clientId, null), ada);
