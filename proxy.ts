@@ -61,4 +61,4 @@ export async function proxy(request: NextRequest) {
 
 // API routes (and /events) check Host, Origin and token themselves (server/api/security.ts); running the proxy
 // for them too would only add latency to every tool call.
-export const config = { matcher: ["/((?!tools|events|mcp|api/|screenshots/|openapi.json|schemas/|_next/static|_next/image|favicon.ico).*)"] };
+export const config = { matcher: ["/((?!tools|events|mcp|api/|\\.well-known/|screenshots/|openapi.json|schemas/|_next/static|_next/image|favicon.ico).*)"] };

@@ -18,6 +18,7 @@ import { Transactions } from "./transactions/transactions";
 import { loadBridgeCredentials } from "./bridges/credentials";
 import { LiveApps } from "./bridges/live-apps";
 import { Teams } from "./teams/teams";
+import { currentCaller } from "./teams/actor";
 
 export interface Kiln {
   config: KilnConfig;
@@ -64,8 +65,13 @@ export async function startKiln(config: KilnConfig = loadConfig(), root = packag
   const screenshotsDir = path.join(config.home, "screenshots");
   mkdirSync(screenshotsDir, { recursive: true });
   const live = new LiveApps(workspace, loadBridgeCredentials(config.home));
+  await live.restore();
   const teams = new Teams(db, config);
   await teams.start();
+  // Soft locks (server/teams/locks.ts): checked on the records each change would touch, before anything changes.
+  workspace.hooks.guard = (changes, kind) => {
+    if (kind !== "rollback") teams.locks.guard(changes, currentCaller().actor);
+  };
   return { config, db, workspace, versions, transactions, live, screenshotsDir, startedAt: new Date(), ownership, teams };
 }
 
@@ -86,6 +92,7 @@ export async function stopKiln(): Promise<void> {
   delete holder[KEY];
   if (!kiln) return;
   kiln.live.closeAll();
+  kiln.teams.stop();
   await kiln.workspace.flush();
   await kiln.db.$disconnect();
   await kiln.ownership.release();

@@ -9,6 +9,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { EventKind, KilnEvent } from "@/server/events/types";
+import { tabSession } from "./tab-session";
 
 export type { EventKind, KilnEvent } from "@/server/events/types";
 
@@ -36,6 +37,9 @@ export function useKilnEvents(onEvent: (event: StreamEvent) => void, kinds?: rea
       const query = new URLSearchParams();
       if (key) query.set("kinds", key);
       if (lastId) query.set("last_event_id", lastId);
+      // The tab's stream is its presence: when it goes, the tab has left and its locks go.
+      const session = tabSession();
+      if (session) query.set("session", session);
       source = new EventSource(query.size ? `/events?${query}` : "/events");
       source.onopen = () => setStatus("open");
       source.onmessage = (m) => {

@@ -5,7 +5,8 @@
  *
  * Personal mode: the operating-system user, behind KILN_TOKEN when it is set (as always).
  * Team mode (docs/teams.md): a personal access token or the browser's session cookie names the
- * person (server/teams/credentials.ts); without one, 401 with `WWW-Authenticate`. A change made
+ * person (server/teams/credentials.ts), and on /mcp so does an OAuth access token issued for it;
+ * without one, 401 with `WWW-Authenticate` (on /mcp naming its OAuth metadata). A change made
  * with the session cookie must also send JSON, which a cross-site form cannot (with SameSite
  * cookies and the Origin check, Kiln's defence against cross-site request forgery).
  */
@@ -14,6 +15,7 @@ import type { Caller, ClientKind } from "../teams/actor";
 import { fail, toErrorBody } from "./envelope";
 import { callerOf } from "./caller";
 import { checkOrigin, checkRequest } from "./security";
+import { mcpChallenge } from "../teams/oauth";
 
 export interface Admitted {
   kiln: Kiln;
@@ -50,7 +52,9 @@ export async function admit(req: Request, client: ClientKind = "http"): Promise<
   const resolved = await kiln.teams.credentials.resolve(req.headers, client);
   if ("refusal" in resolved) {
     const { status, code, message } = resolved.refusal;
-    return { refused: fail(status, { code, message }, { "www-authenticate": WWW_AUTHENTICATE }) };
+    // /mcp names its protected-resource metadata, where MCP clients start signing in (RFC 9728).
+    const challenge = client === "mcp" ? mcpChallenge(kiln.teams.publicUrl()) : WWW_AUTHENTICATE;
+    return { refused: fail(status, { code, message }, { "www-authenticate": challenge }) };
   }
   if (resolved.sessionId && !SAFE_METHODS.has(req.method) && !isJson(req.headers.get("content-type")))
     return {

@@ -10,12 +10,13 @@ import { CLIENT_HEADER } from "../events/source";
 /** The header naming the client session (a Studio tab, a CLI run): per-session undo and presence. */
 export const SESSION_HEADER = "x-kiln-session";
 
-const SESSION = /^[A-Za-z0-9._:-]{1,100}$/;
+/** What a session name may be (also `?session=` on /events). */
+export const SESSION_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** The session a request names, when it names a well-formed one. */
 export function sessionOf(headers: Headers): string | undefined {
   const s = headers.get(SESSION_HEADER);
-  return s && SESSION.test(s) ? s : undefined;
+  return s && SESSION_PATTERN.test(s) ? s : undefined;
 }
 
 /** The caller of a request on an HTTP surface; `client` says which surface (the Studio's tRPC is `browser`). */

@@ -9,6 +9,7 @@ import { EVENT_KINDS, type EventKind, type KilnEvent } from "../events/types";
 import { admit } from "./admit";
 import { fail } from "./envelope";
 import { streamOwner } from "../teams/streams";
+import { SESSION_PATTERN } from "./caller";
 
 /** At most this many streams at once: each holds a connection and a subscription. */
 export const MAX_STREAMS = 64;
@@ -34,7 +35,15 @@ function parseLastId(req: Request, url: URL): number | null {
   return Number.isSafeInteger(n) && n >= 0 ? n : -1;
 }
 
-const frame = (e: KilnEvent) => `id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`;
+const encoder = new TextEncoder();
+// Every open stream sends the same bytes for an event: serialised and encoded once, not once per
+// stream (with 50 Studio tabs open, per-stream JSON.stringify was most of a change's fan-out cost).
+const frames = new WeakMap<KilnEvent, Uint8Array>();
+function frame(e: KilnEvent): Uint8Array {
+  let bytes = frames.get(e);
+  if (!bytes) frames.set(e, (bytes = encoder.encode(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`)));
+  return bytes;
+}
 
 /** Handles one `GET /events`. */
 export async function handleEvents(req: Request): Promise<Response> {
@@ -54,27 +63,33 @@ export async function handleEvents(req: Request): Promise<Response> {
   if (open >= MAX_STREAMS)
     return fail(503, { code: "TOO_MANY_STREAMS", message: `${MAX_STREAMS} event streams are open already; close one or retry later.` }, { "retry-after": "5" });
 
+  // The Studio tab names its session (EventSource cannot send headers): the stream is its presence,
+  // and when the stream goes for good the tab has left and its locks go (server/teams/presence.ts).
+  const tab = url.searchParams.get("session");
+  const actor = tab && SESSION_PATTERN.test(tab) ? { ...caller.actor, session: tab } : caller.actor;
+
   open++;
   const bus = kilnEvents();
-  const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
-      const send = (text: string) => {
+      const send = (chunk: string | Uint8Array) => {
         if (closed) return;
         if ((controller.desiredSize ?? 0) <= 0) return cleanup();
-        controller.enqueue(encoder.encode(text));
+        controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
       };
       const unsubscribe = bus.subscribe((e) => kinds.has(e.kind) && send(frame(e)));
       const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
       // Team mode: revoking the token or ending the session that opened this stream closes it.
       const unregister = kiln.teams.enabled ? kiln.teams.streams.add(streamOwner(caller.actor, sessionId), () => cleanup()) : () => {};
+      const gone = kiln.teams.presence.streamOpened(actor);
       cleanup = () => {
         if (closed) return;
         closed = true;
         open--;
         unregister();
+        gone();
         unsubscribe();
         clearInterval(heartbeat);
         req.signal.removeEventListener("abort", cleanup);

@@ -21,7 +21,7 @@ import { allTools } from "../tools";
 import { catalogue } from "./catalogue";
 import { fail, toErrorBody, type ErrorBody } from "./envelope";
 import { admit } from "./admit";
-import { withCaller } from "../teams/actor";
+import { withCaller, type Caller } from "../teams/actor";
 import { callTool } from "./trpc";
 import { withSource } from "../events/source";
 import { MCP_SESSION_HEADER, clientInfoOf, openMcpSession, withMcpSession } from "./mcp-sessions";
@@ -143,10 +143,11 @@ export function requestTracker(): { track: <T>(running: Promise<T>) => Promise<T
 }
 
 /**
- * An MCP server over these tools. `drain()` resolves when the calls in progress have finished,
+ * An MCP server over these tools, its calls made as `caller` when given (the stdio command in
+ * team mode). `drain()` resolves when the calls in progress have finished,
  * so the stdio command can close the database only after their effects are logged.
  */
-export function createMcpServer(kiln: Kiln, tools: ToolDefinition[]): { server: Server; drain: () => Promise<void> } {
+export function createMcpServer(kiln: Kiln, tools: ToolDefinition[], caller?: Caller): { server: Server; drain: () => Promise<void> } {
   const server = newMcpServer();
   const exposed = new Set(tools.map((t) => t.name));
   const { track, drain } = requestTracker();
@@ -154,7 +155,9 @@ export function createMcpServer(kiln: Kiln, tools: ToolDefinition[]): { server: 
   const call = async (name: string, args: unknown): Promise<CallToolResult> => {
     if (!exposed.has(name)) return unknownToolResult(name);
     try {
-      return await toolResult(kiln, name, await withSource("mcp", () => callTool({ kiln }, name, args ?? {})));
+      const run = () => withSource("mcp", () => callTool({ kiln }, name, args ?? {}));
+      // `caller`: stdio's one person (KILN_TOKEN's); over HTTP each request sets its own.
+      return await toolResult(kiln, name, await (caller ? withCaller(caller, run) : run()));
     } catch (e) {
       return toolError(toErrorBody(e).error);
     }

@@ -11,6 +11,7 @@ import { findUnencodableText } from "../tools/schemas";
 import { toErrorBody } from "./envelope";
 import { invalidParams } from "./param-errors";
 import { authorize } from "../teams/permissions";
+import { currentCaller } from "../teams/actor";
 
 // tRPC codes for the statuses Kiln answers, so tRPC clients see the same status as /tools.
 const TRPC_CODES: Record<number, TRPCError["code"]> = {
@@ -77,6 +78,10 @@ function toolProcedures() {
       } catch (e) {
         return Promise.reject(e).catch(asTrpcError);
       }
+      // The caller is active: presence notes the call and their locks are renewed (both O(1)).
+      const { actor } = currentCaller();
+      ctx.kiln.teams.presence.seen(actor, tool.name);
+      ctx.kiln.teams.locks.touch(actor);
       return withRollbackOnError(tool, ctx, async () => {
         checkText(input);
         return tool.handler(await parseParams(tool, input), ctx);

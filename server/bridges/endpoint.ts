@@ -104,7 +104,9 @@ export function createBridgeEndpoint(): { handleUpgrade: (req: IncomingMessage, 
             const unregister = kiln.teams.streams.add(streamOwner(check.caller.actor), (reason) => ws.close(4401, reason.slice(0, 120)));
             ws.once("close", unregister);
           }
-          void kiln.live.accept(new BridgeSession(ws, check.caller));
+          const session = new BridgeSession(ws);
+          session.caller = check.caller;
+          void kiln.live.accept(session);
         });
       })();
     },

@@ -6,6 +6,7 @@
  * refusing it refuses the whole change. The workspace calls in through its mirror hooks, so the
  * scene core and the tools never learn that an app is live.
  */
+import { personalActor, withCaller, type Actor, type Caller } from "../teams/actor";
 import { KilnError } from "../errors";
 import { meshRecord } from "../pipeline/mesh-records";
 import { sameRecord } from "../scene/changes";
@@ -18,7 +19,6 @@ import type { BridgeCredentials } from "./credentials";
 import { encodeBlob, type Blob } from "./frames";
 import { HEARTBEAT_MS, PROTOCOL_VERSION, SLOW_REPLY_TIMEOUT_MS, type AppSideRecord, type Edit, type Hello } from "./protocol";
 import { BridgeSession, disconnected } from "./session";
-import type { Actor } from "../teams/actor";
 
 export type Connection = "embedded" | "live" | "disconnected";
 
@@ -58,8 +58,49 @@ export class LiveApps {
     return since ? { connection: "disconnected", disconnected_since: since.toISOString() } : { connection: "embedded" };
   }
 
+  /** The connected apps and who runs them (presence). */
+  connected(): { app: AppId; instance: string; file: string; since: Date; actor: Actor }[] {
+    return [...this.sessions.values()].map((s) => ({ app: s.app, instance: s.hello.instance, file: s.hello.file, since: s.since, actor: this.callerOf(s).actor }));
+  }
+
+  /** The caller of a live app's hand edits: whoever connected it, through the app. */
+  private callerOf(session: BridgeSession): Caller {
+    const base = session.caller?.actor ?? personalActor("live", session.id);
+    return { source: "live", actor: { ...base, client: "live", clientName: `${session.app} ${session.hello.app_version}`, session: `live:${session.id}` } };
+  }
+
   isLive(app: AppId): boolean {
     return this.sessions.has(app);
+  }
+
+  /**
+   * Takes up where the last run left each app, from the log's last connection note: an app that was
+   * live and never said goodbye (Kiln stopped or crashed under it) is disconnected, not embedded, so
+   * its tools do not quietly act on Kiln's copy until it is back or handed back (`release`).
+   */
+  async restore(): Promise<void> {
+    for (const app of APPS) {
+      const last = await this.workspace.database.operation.findFirst({
+        where: { kind: "bridge", app }, orderBy: { seq: "desc" }, select: { tool: true, params: true, createdAt: true },
+      });
+      if (!last || this.sessions.has(app)) continue;
+      let goodbye = false;
+      try {
+        goodbye = (JSON.parse(last.params) as { goodbye?: unknown }).goodbye === true;
+      } catch { /* an unreadable note: as without a goodbye */ }
+      if (last.tool === "live_connect" || (last.tool === "live_disconnect" && !goodbye)) this.dropped.set(app, last.createdAt);
+    }
+  }
+
+  /**
+   * Hands a disconnected app's scene back to Kiln (the release_app tool): its tools act on Kiln's
+   * embedded scene again, as after a goodbye. Refused while the app is live or connecting.
+   */
+  async release(app: AppId): Promise<LiveStatus> {
+    if (this.sessions.has(app) || this.connecting.has(app))
+      throw new KilnError("APP_LIVE", `The live ${app} is ${this.connecting.has(app) ? "connecting" : "connected"}; disconnect it in ${app} (or stop it) to hand its scene back.`, 409, { app });
+    if (this.dropped.delete(app)) await this.workspace.note("bridge", "live_release", app, {});
+    return this.status(app);
   }
 
   /** Sends a request to a live app (render, save, export); 503 when it is not connected. */
@@ -72,32 +113,35 @@ export class LiveApps {
   /** Takes a new connection through its hello, then serves it until it closes. */
   async accept(session: BridgeSession): Promise<void> {
     let hello: Hello;
-    let blobs: Map<string, Blob>;
     try {
-      ({ hello, blobs } = await session.waitForHello());
+      ({ hello } = await session.waitForHello());
     } catch (e) {
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
     if (hello.protocol !== PROTOCOL_VERSION)
-      return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}.`);
+      return this.refuse(session, "PROTOCOL_MISMATCH", `Kiln speaks bridge protocol ${PROTOCOL_VERSION}, not ${hello.protocol}: install the add-on of this Kiln (kiln ${hello.app} does it from its checkout; docs/bridges.md).`);
     if (this.sessions.has(hello.app) || this.connecting.has(hello.app))
       return this.refuse(session, "APP_ALREADY_CONNECTED", `A live ${hello.app} is already connected to this project.`);
+    // From here until it is live, the app's tools answer 503 APP_CONNECTING (see mirror).
+    this.connecting.add(hello.app);
     let records: SceneEntity[];
+    let meshes: Record<string, string>;
     try {
-      records = this.toRecords(hello.app, hello.records, blobs).records;
+      const sync = await session.waitForSync();
+      ({ records, meshes } = this.toRecords(hello.app, sync.records, sync.blobs));
     } catch (e) {
+      this.connecting.delete(hello.app);
       return this.refuse(session, "INVALID_HELLO", (e as Error).message);
     }
 
-    this.connecting.add(hello.app);
     session.onClose = (bye) => this.closed(session, bye);
     session.onEdit = (edit, editBlobs) => this.takeEdit(session, edit, editBlobs);
     // A change the app applied after Kiln gave up on it: Kiln did not take it, so the app is set right.
     session.onLateApply = () => void this.resync(session);
-    session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS });
+    session.send({ type: "welcome", protocol: PROTOCOL_VERSION, project: this.credentials.project, session: session.id, heartbeat_ms: HEARTBEAT_MS, meshes });
     const noted = this.workspace.note("bridge", "live_connect", hello.app, {
       app_version: hello.app_version, instance: hello.instance, file: hello.file, session: session.id,
-    }, liveActor(session)).catch(() => undefined);
+    }, this.callerOf(session).actor).catch(() => undefined);
     try {
       await this.reconcile(session, records);
       await noted;
@@ -123,7 +167,7 @@ export class LiveApps {
     if (this.sessions.get(session.app) !== session) return;
     this.sessions.delete(session.app);
     if (!bye) this.dropped.set(session.app, new Date());
-    void this.workspace.note("bridge", "live_disconnect", session.app, { session: session.id, goodbye: bye }, liveActor(session)).catch(() => undefined);
+    void this.workspace.note("bridge", "live_disconnect", session.app, { session: session.id, goodbye: bye }, this.callerOf(session).actor).catch(() => undefined);
   }
 
   /**
@@ -146,7 +190,7 @@ export class LiveApps {
       const tool = adopt ? "live_adopt" : "live_edit";
       await this.workspace.execute(
         { tool, app: hello.app, params: { records, replace: true } },
-        { kind: "live", origin: session, actor: liveActor(session), onTurn: register, loggedParams: { source: hello.app, instance: hello.instance, file: hello.file, records: records.length, replace: true } },
+        { kind: "live", origin: session, actor: this.callerOf(session).actor, onTurn: register, loggedParams: { source: hello.app, instance: hello.instance, file: hello.file, records: records.length, replace: true } },
       );
       return;
     }
@@ -173,6 +217,8 @@ export class LiveApps {
       if (session) {
         if (origin === session) continue;
         (work ??= []).push(this.push(session, mine, label, this.workspace.seq + 1, changes));
+      } else if (this.connecting.has(app) && kind === "tool") {
+        return Promise.reject(new KilnError("APP_CONNECTING", `The live ${app} is connecting (Kiln and ${app} are being brought to one state); try again once get_pipeline_status shows it live.`, 503, { app }));
       } else if (this.dropped.has(app) && kind === "tool") {
         // Restores and rollbacks go on without it: the app gets Kiln's state when it reconnects.
         return Promise.reject(disconnected(app));
@@ -213,10 +259,11 @@ export class LiveApps {
   private async takeEdit(session: BridgeSession, edit: Edit, blobs: Map<string, Blob>): Promise<unknown> {
     try {
       const { records, meshes } = this.toRecords(session.app, edit.records, blobs);
-      const applied = await this.workspace.execute(
+      // As the person who connected the app: a lock someone else holds refuses the edit (423).
+      const applied = await withCaller(this.callerOf(session), () => this.workspace.execute(
         { tool: "live_edit", app: session.app, params: { records, deleted: edit.deleted } },
-        { kind: "live", origin: session, actor: liveActor(session), loggedParams: { source: session.app, instance: session.hello.instance, records: records.length, deleted: edit.deleted.length } },
-      );
+        { kind: "live", origin: session, loggedParams: { source: session.app, instance: session.hello.instance, records: records.length, deleted: edit.deleted.length } },
+      ));
       for (const id of Object.values(meshes)) session.meshes.add(id);
       return { seq: applied.seq, meshes };
     } catch (e) {
@@ -310,13 +357,4 @@ function diffApp(app: AppId, have: Map<string, SceneEntity>, state: SceneState):
   }
   for (const [id, record] of have) if (!state.has(id) && belongsTo(id, app)) changes.push({ id, before: record, after: null });
   return changes;
-}
-
-/**
- * Who a live app's changes are: whoever connected it (the token's person in team mode), "in" the
- * app ("Ada in Blender"), in the connection's own session so per-person undo tells its edits apart.
- */
-function liveActor(session: BridgeSession): Actor {
-  const hello = session.hello;
-  return { ...session.caller.actor, client: "live", clientName: `${hello.app} ${hello.app_version}`.trim(), session: session.id };
 }

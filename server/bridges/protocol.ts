@@ -6,8 +6,16 @@
 import { z } from "zod";
 import { APPS, LIGHT_TYPES, OBJECT_TYPES } from "../scene/types";
 
-/** The protocol version Kiln speaks (docs/bridges.md, "Versioning"). */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The protocol version Kiln speaks (docs/bridges.md, "Versioning"). 2: the hello carries no
+ * records; the app's scene follows in `records` frames ended by `sync`.
+ */
+export const PROTOCOL_VERSION = 2;
+/** Largest frame before the hello has been taken (the hello itself is small). */
+export const MAX_HELLO_FRAME = 64 * 1024;
+/** Records in one `records` frame, and in a whole first sync. */
+export const MAX_RECORDS_PER_FRAME = 10_000;
+export const MAX_SYNC_RECORDS = 2_500_000;
 /** Largest text frame, and largest frame of any kind (binary frames carry meshes and images). */
 export const MAX_TEXT_FRAME = 16 * 1024 * 1024;
 export const MAX_FRAME = 256 * 1024 * 1024;
@@ -85,9 +93,13 @@ export const helloMessage = z.object({
   file: z.string().max(4096),
   stamp: stamp.default(null),
   dirty: z.boolean().default(false),
-  records: z.array(appSideRecord).max(MAX_RECORDS),
 });
 export type Hello = z.infer<typeof helloMessage>;
+
+/** Part of the app's scene in the first sync, right after the hello. */
+export const recordsMessage = z.object({ type: z.literal("records"), records: z.array(appSideRecord).max(MAX_RECORDS_PER_FRAME) });
+/** The end of the first sync. */
+export const syncMessage = z.object({ type: z.literal("sync") });
 
 export const editMessage = z.object({
   type: z.literal("edit"),

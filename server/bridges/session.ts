@@ -2,15 +2,15 @@
  * One connected application: requests with ids and replies, blobs, heartbeats (docs/bridges.md).
  * Knows the wire, not what the messages mean; LiveApps (./live-apps.ts) gives them meaning.
  */
+import type { Caller } from "../teams/actor";
 import { randomUUID } from "node:crypto";
 import type { WebSocket } from "ws";
 import { KilnError } from "../errors";
-import { personalActor, type Caller } from "../teams/actor";
 import type { AppId } from "../scene/types";
 import { decodeBlob, type Blob } from "./frames";
 import {
-  DEAD_AFTER_MS, HEARTBEAT_MS, MAX_TEXT_FRAME, REPLY_TIMEOUT_MS, appMessage, describeIssues, helloMessage,
-  type Edit, type Hello,
+  DEAD_AFTER_MS, HEARTBEAT_MS, MAX_FRAME, MAX_HELLO_FRAME, MAX_SYNC_RECORDS, MAX_TEXT_FRAME, REPLY_TIMEOUT_MS, appMessage, describeIssues,
+  helloMessage, recordsMessage, syncMessage, type AppSideRecord, type Edit, type Hello,
 } from "./protocol";
 
 /** Blobs a peer may have announced but not yet used, in bytes: bounds what a peer can park here. */
@@ -19,7 +19,7 @@ const MAX_PARKED_BLOB_BYTES = 512 * 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
 
 export const disconnected = (app: string) =>
-  new KilnError("APP_DISCONNECTED", `The live ${app} is not connected; start it again (kiln ${app}) and it reconnects by itself.`, 503, { app });
+  new KilnError("APP_DISCONNECTED", `The live ${app} is not connected; start it again (kiln ${app}) and it reconnects by itself, or hand its scene back to Kiln with release_app.`, 503, { app });
 
 interface Waiting { resolve: (r: { result: unknown; blobs: Map<string, Blob> }) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
 
@@ -29,6 +29,8 @@ export class BridgeSession {
   readonly id = randomUUID();
   readonly since = new Date();
   hello!: Hello;
+  /** Who connected (server/bridges/endpoint.ts): the app's hand edits are theirs (locks, presence). */
+  caller?: Caller;
   /** Meshes the app has been sent on this connection (by id). */
   readonly meshes = new Set<string>();
   /** Handles the app's edits, one at a time, in the order sent. */
@@ -49,15 +51,19 @@ export class BridgeSession {
   private edits: Promise<unknown> = Promise.resolve();
   private heartbeat?: NodeJS.Timeout;
   private saidBye = false;
-  private helloWaiter?: { resolve: (h: { hello: Hello; blobs: Map<string, Blob> }) => void; reject: (e: Error) => void };
+  private helloWaiter?: { resolve: (h: { hello: Hello }) => void; reject: (e: Error) => void };
+  /** The first sync (docs/bridges.md, "Handshake"): records gathered until `sync`, then its outcome. */
+  private syncing: AppSideRecord[] | null = [];
+  private syncOutcome?: { records: AppSideRecord[]; blobs: Map<string, Blob> } | Error;
+  private syncWaiter?: { resolve: (s: { records: AppSideRecord[]; blobs: Map<string, Blob> }) => void; reject: (e: Error) => void };
 
   private counted = true;
 
-  /**
-   * @param caller who connected (server/bridges/endpoint.ts): the app's hand edits are theirs.
-   */
-  constructor(private ws: WebSocket, readonly caller: Caller = { source: "live", actor: personalActor("live", "live") }) {
+  constructor(private ws: WebSocket) {
     BridgeSession.awaitingHello++;
+    // Until the hello, frames are capped at the socket (ws would otherwise buffer up to MAX_FRAME
+    // before Kiln sees a byte). ws has no public per-connection limit: its receiver's is set.
+    this.maxPayload(MAX_HELLO_FRAME);
     ws.on("message", (data, isBinary) => this.receive(data as Buffer, isBinary));
     ws.on("pong", () => (this.lastSeen = Date.now()));
     ws.on("close", () => this.closed());
@@ -82,8 +88,34 @@ export class BridgeSession {
     return this.ws.readyState === this.ws.OPEN;
   }
 
-  /** The app's hello (and the blobs sent before it); rejects when it does not come or is invalid. */
-  waitForHello(): Promise<{ hello: Hello; blobs: Map<string, Blob> }> {
+  private maxPayload(bytes: number): void {
+    const receiver = (this.ws as unknown as { _receiver?: { _maxPayload?: number } })._receiver;
+    if (receiver && typeof receiver._maxPayload === "number") receiver._maxPayload = bytes;
+  }
+
+  /**
+   * The app's scene after its hello: the records of its `records` frames and the blobs sent
+   * during the sync, once `sync` came; rejects on a malformed frame or when the connection closes.
+   */
+  waitForSync(): Promise<{ records: AppSideRecord[]; blobs: Map<string, Blob> }> {
+    return new Promise((resolve, reject) => {
+      const outcome = this.syncOutcome;
+      if (outcome instanceof Error) return reject(outcome);
+      if (outcome) return resolve(outcome);
+      this.syncWaiter = { resolve, reject };
+    });
+  }
+
+  private endSync(outcome: { records: AppSideRecord[]; blobs: Map<string, Blob> } | Error): void {
+    if (this.syncOutcome) return;
+    this.syncOutcome = outcome;
+    this.syncing = null;
+    if (outcome instanceof Error) this.syncWaiter?.reject(outcome);
+    else this.syncWaiter?.resolve(outcome);
+  }
+
+  /** The app's hello; rejects when it does not come or is invalid. */
+  waitForHello(): Promise<{ hello: Hello }> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("no hello within 10 s")), HELLO_TIMEOUT_MS);
       this.helloWaiter = {
@@ -162,7 +194,30 @@ export class BridgeSession {
       }
       this.hello = parsed.data;
       this.uncount();
-      this.helloWaiter.resolve({ hello: parsed.data, blobs: this.takeBlobs() });
+      this.maxPayload(MAX_FRAME);
+      this.takeBlobs();
+      this.helloWaiter.resolve({ hello: parsed.data });
+      return;
+    }
+    // A failed first sync is being refused (LiveApps): what the app sends meanwhile is dropped.
+    if (this.syncOutcome instanceof Error) return;
+    if (this.syncing) {
+      // The first sync: blobs stay parked (counted) until `sync`, so records may use any of them.
+      const type = (raw as { type?: unknown })?.type;
+      if (type === "sync") {
+        if (!syncMessage.safeParse(raw).success) throw new Error("invalid sync");
+        return this.endSync({ records: this.syncing, blobs: this.takeBlobs() });
+      }
+      const parsed = recordsMessage.safeParse(raw);
+      if (!parsed.success) {
+        this.endSync(new Error(type === "records" ? `invalid records: ${describeIssues(parsed.error)}` : `expected "records" or "sync" after the hello, not ${JSON.stringify(type)}`));
+        return;
+      }
+      if (this.syncing.length + parsed.data.records.length > MAX_SYNC_RECORDS) {
+        this.endSync(new Error(`a first sync holds at most ${MAX_SYNC_RECORDS} records`));
+        return;
+      }
+      for (const r of parsed.data.records) this.syncing.push(r);
       return;
     }
     const parsed = appMessage.safeParse(raw);
@@ -207,6 +262,7 @@ export class BridgeSession {
     this.uncount();
     clearInterval(this.heartbeat);
     this.helloWaiter?.reject(new Error("closed before hello"));
+    this.endSync(new Error("closed before the first sync ended"));
     for (const [, w] of this.waiting) {
       clearTimeout(w.timer);
       w.reject(this.hello ? disconnected(this.app) : new Error("closed"));

@@ -8,7 +8,7 @@ import type { AppId, SceneEntity } from "../scene/types";
 export const EVENT_SOURCES = ["http", "mcp", "recipe", "live", "cli", "internal"] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
-export const EVENT_KINDS = ["operation", "version", "branch", "transaction", "run", "transfer"] as const;
+export const EVENT_KINDS = ["operation", "version", "branch", "transaction", "run", "transfer", "lock", "presence"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** A record an operation changed: its id and its value after (null: deleted). Meshes are left out. */
@@ -45,8 +45,19 @@ export interface TransferEvent {
   kind: "transfer"; action: "started" | "finished"; transfer_id: string; status: string; source_app: string; target_app: string; asset: string;
 }
 
+/** A soft lock taken, released by its holder, broken by an owner (`by`), expired, or gone with its session (docs/teams.md). */
+export interface LockEvent {
+  kind: "lock"; action: "locked" | "unlocked" | "broken" | "expired" | "released";
+  lock: import("../teams/locks").LockView; by?: string;
+}
+/** Someone arrived, moved in the Studio (page, scene, selection, recipe) or left (docs/teams.md, "Presence"). */
+export interface PresenceEvent {
+  kind: "presence"; action: "joined" | "moved" | "left";
+  presence: import("../teams/presence").PresenceView;
+}
+
 /** An event before the bus numbers and dates it. */
-export type KilnEventBody = OperationEvent | VersionEvent | BranchEvent | TransactionEvent | RunEvent | TransferEvent;
+export type KilnEventBody = OperationEvent | VersionEvent | BranchEvent | TransactionEvent | RunEvent | TransferEvent | LockEvent | PresenceEvent;
 
 /** An event as streams send it. */
 export type KilnEvent = KilnEventBody & { id: number; at: string };

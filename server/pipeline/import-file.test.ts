@@ -110,6 +110,19 @@ describe("import_asset looks at a file's head first", () => {
     expect(read).toBeLessThan(4 * 2 ** 20);
   });
 
+  it("gives a GLB's JSON chunk the text cap, refused from the chunk header", async () => {
+    const glb = Buffer.alloc(20);
+    glb.write("glTF", 0, "latin1");
+    glb.writeUInt32LE(2, 4);
+    glb.writeUInt32LE(600 * MB, 8);
+    glb.writeUInt32LE(600 * MB - 20, 12);
+    glb.writeUInt32LE(0x4e4f534a, 16);
+    const p = sparse("big-json.glb", 600 * MB, glb.toString("latin1"));
+    writeFileSync(p, glb, { flag: "r+" });
+    const read = await refusedReading(p, undefined, { code: "FILE_TOO_LARGE", details: { bytes: 600 * MB - 20, limit: LIMITS.textFileBytes }, message: /GLB JSON chunk of 599999980 bytes/ });
+    expect(read).toBeLessThan(4 * 2 ** 20);
+  });
+
   it("refuses binary USD as unsupported", async () => {
     await expect(attempt(sparse("binary.usd", 1000, "PXR-USDC"))).rejects.toMatchObject({ code: "UNSUPPORTED_FORMAT" });
   });

@@ -112,6 +112,8 @@ async function head(file: string, n: number): Promise<Uint8Array> {
 async function sniffFile(req: ImportFileRequest, real: string, format: TransferFormat, size: number): Promise<Sniffed> {
   const sniffed = sniff(format, await head(real, HEAD_BYTES), size);
   if ("usdc" in sniffed) throw invalid("UNSUPPORTED_FORMAT", "Binary USD (usdc) is not supported; export the stage as USDA text.", { field: "path", supported: SUPPORTED });
+  if ("jsonChunk" in sniffed)
+    throw invalid("FILE_TOO_LARGE", `"${req.path}" has a GLB JSON chunk of ${sniffed.jsonChunk} bytes; import_asset reads JSON (GLB chunks and .gltf files) of at most ${LIMITS.textFileBytes} bytes.`, { field: "path", path: req.path, bytes: sniffed.jsonChunk, limit: LIMITS.textFileBytes });
   if ("mismatch" in sniffed) {
     const said = req.format !== undefined ? "the format parameter" : "its extension";
     throw invalid("FORMAT_MISMATCH", `"${req.path}" ${sniffed.mismatch}, so it cannot be read as ${format}, as ${said} says.`, {

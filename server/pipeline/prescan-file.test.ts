@@ -153,3 +153,22 @@ describe("USDA pre-scan", () => {
     expect(() => parseUsda(`#usda 1.0\n(\n    doc = "${tooLong}\\n"\n)\n`)).toThrow(/a string longer than 33554432 characters at line 3/);
   });
 });
+
+describe("binary FBX outline", () => {
+  const magic = Buffer.concat([Buffer.from("Kaydara FBX Binary  \0", "latin1"), Buffer.from([0x1a, 0x00])]);
+
+  it("refuses a valid header followed by 600 MB of zeros before reading it, and passes a real file", async () => {
+    const file = path.join(dir, "zeros.fbx");
+    const version = Buffer.alloc(4);
+    version.writeUInt32LE(7400);
+    writeFileSync(file, Buffer.concat([magic, version]));
+    truncateSync(file, 600e6);
+    await expect(prescanFile(file, "fbx")).rejects.toThrow(/holds 599999960 bytes after its last node; an FBX footer takes at most 4096/);
+    await expect(runCodecTask({ ...decodeTask(file), format: "fbx" })).rejects.toThrow(/after its last node/);
+    const { encode } = await import("./formats");
+    const { largeScene } = await import("../../tests/fixtures/formats/scene");
+    const real = path.join(dir, "real.fbx");
+    writeFileSync(real, (await encode("fbx", largeScene(1000), "real")).files[0].bytes);
+    await expect(prescanFile(real, "fbx")).resolves.toBeUndefined();
+  });
+});

@@ -19,6 +19,7 @@ import { ROLES, systemUser, type Actor, type Caller, type ClientKind, type Permi
 import type { TeamAuth } from "./auth";
 import { TOKEN_PREFIX } from "./auth";
 import { fromThisMachine } from "./client-ip";
+import { OAUTH_ACCESS_PREFIX, verifyMcpAccessToken } from "./oauth";
 
 /** How long a cached credential is trusted before the database is asked again. */
 const CACHE_MS = 5 * 60_000;
@@ -75,6 +76,8 @@ export class Credentials {
     private readonly operator: () => string,
     /** The session cookie's name (with the __Secure- prefix behind https). */
     readonly cookieName: string,
+    /** The /mcp resource identifier OAuth access tokens must be bound to (server/teams/oauth.ts). */
+    private readonly mcpResource: () => string = () => "",
   ) {}
 
   /** Resolves a request's credential to a caller on surface `client`. */
@@ -88,6 +91,7 @@ export class Credentials {
         if (!fromThisMachine(headers)) return { refusal: { ...BAD_TOKEN, message: "The operator credential is accepted from this machine only." } };
         return { caller: { source, actor: this.operatorActor(kind, sessionOf(headers)) } };
       }
+      if (secret.startsWith(OAUTH_ACCESS_PREFIX)) return this.oauth(secret, headers, client);
       const token = await this.token(secret);
       if (!token) return { refusal: BAD_TOKEN };
       return {
@@ -108,6 +112,28 @@ export class Credentials {
     return {
       caller: { source, actor: { userId: session.userId, name: session.name, role: session.role, client: kind, session: sessionOf(headers) ?? `web:${session.sessionId}` } },
       sessionId: session.sessionId,
+    };
+  }
+
+  /**
+   * An OAuth access token: accepted on /mcp only, the resource it is bound to. The call runs as
+   * the person who consented, through the client "mcp", with the OAuth client's name as the
+   * token's name; its scope (read or write) caps the person's role as a personal token's does.
+   */
+  private async oauth(secret: string, headers: Headers, client: ClientKind): Promise<Resolution> {
+    if (client !== "mcp") return { refusal: { ...BAD_TOKEN, message: "An OAuth access token is accepted on /mcp only, the resource it was issued for." } };
+    const grant = await verifyMcpAccessToken(this.db, secret, this.mcpResource());
+    const user = grant ? await this.db.user.findUnique({ where: { id: grant.userId }, select: { id: true, name: true, role: true } }) : null;
+    if (!grant || !user) return { refusal: BAD_TOKEN };
+    return {
+      caller: {
+        source: "mcp",
+        actor: {
+          userId: user.id, name: user.name, role: asRole(user.role), client: "mcp",
+          token: { id: `oauth:${grant.clientId}`, name: grant.clientName, scope: grant.scope },
+          session: sessionOf(headers) ?? `oauth:${grant.tokenId}`,
+        },
+      },
     };
   }
 

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { fail, json, toErrorBody, zodFields } from "../api/envelope";
 import { checkOrigin, readBody } from "../api/security";
 import { getKiln, type Kiln } from "../runtime";
-import { AUTH_BASE_PATH, AUTH_PATHS } from "./auth";
+import { AUTH_BASE_PATH, AUTH_PATHS, OAUTH_PATHS } from "./auth";
+import { protectedResourceMetadata } from "./oauth";
 import { CLIENT_IP_HEADER, clientIp } from "./client-ip";
 import { INTERNAL_CALLER, withCaller } from "./actor";
 
@@ -39,22 +40,75 @@ async function forLibrary(req: Request, kiln: Kiln, body: string | null): Promis
   return new Request(req.url, { method: req.method, headers, ...(body !== null ? { body } : {}) });
 }
 
-/** `/api/auth/*`: better-auth's handler, for the paths in AUTH_PATHS only. */
+/**
+ * `/api/auth/*`: better-auth's handler, for the paths in AUTH_PATHS and OAUTH_PATHS only. The
+ * OAuth endpoints answer as OAuth says (redirects, `{error, error_description}`), since OAuth
+ * clients read those; the Studio's endpoints answer in Kiln's envelope.
+ */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const admitted = await teamKiln(req);
   if ("refused" in admitted) return admitted.refused;
   const { kiln } = admitted;
   const path = new URL(req.url).pathname.slice(AUTH_BASE_PATH.length);
-  if (!AUTH_PATHS.has(path)) return fail(404, { code: "NOT_FOUND", message: `There is no ${AUTH_BASE_PATH}${path}.` });
+  const oauth = OAUTH_PATHS.has(path);
+  if (!AUTH_PATHS.has(path) && !oauth) return fail(404, { code: "NOT_FOUND", message: `There is no ${AUTH_BASE_PATH}${path}.` });
   let body: string | null = null;
   if (req.method !== "GET" && req.method !== "HEAD") {
     body = await readBody(req, AUTH_BODY_LIMIT);
     if (body === null) return fail(413, { code: "BODY_TOO_LARGE", message: `The request body is larger than ${AUTH_BODY_LIMIT} bytes.` });
   }
+  if (path === "/oauth2/register" && body !== null) body = asNativeWhenLoopback(body);
   const auth = await kiln.teams.auth();
   // The library's own writes (sessions, the audit log of sign-ins) are Kiln's, not a tool call's.
   const answer = await withCaller(INTERNAL_CALLER, async () => auth.handler(await forLibrary(req, kiln, body)));
-  return answer.ok ? answer : inEnvelope(answer);
+  return answer.ok || oauth ? answer : inEnvelope(answer);
+}
+
+/**
+ * `/.well-known/oauth-protected-resource[/mcp]`: the metadata of /mcp (RFC 9728), where an MCP
+ * client that got 401 learns which authorization server to use (server/teams/oauth.ts).
+ */
+export async function handleResourceMetadata(req: Request): Promise<Response> {
+  const admitted = await teamKiln(req);
+  if ("refused" in admitted) return admitted.refused;
+  return json(200, protectedResourceMetadata(admitted.kiln.teams.publicUrl()), { "cache-control": "no-store" });
+}
+
+/**
+ * `/.well-known/oauth-authorization-server[/api/auth]`: the authorization server's metadata (RFC
+ * 8414). Its issuer has a path (/api/auth), so RFC 8414 puts the document at the root with the
+ * path appended; clients also try the root alone. Both are the library's own document.
+ */
+export async function handleAuthServerMetadata(req: Request): Promise<Response> {
+  const admitted = await teamKiln(req);
+  if ("refused" in admitted) return admitted.refused;
+  if (req.method !== "GET" && req.method !== "HEAD") return fail(405, { code: "METHOD_NOT_ALLOWED", message: "GET the metadata." }, { allow: "GET" });
+  const auth = await admitted.kiln.teams.auth();
+  const url = new URL(`${AUTH_BASE_PATH}/.well-known/oauth-authorization-server`, req.url);
+  return withCaller(INTERNAL_CALLER, () => auth.handler(new Request(url, { headers: req.headers })));
+}
+
+const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\//;
+
+/**
+ * A client registration (RFC 7591) that names no application_type and redirects only to http
+ * loopback addresses is a native app's (RFC 8252 §7.3): MCP clients such as Claude Code and the
+ * MCP SDK register `http://localhost:<port>/callback` that way. The library defaults to "web",
+ * which must use https, and would refuse them; anything else is passed on as sent.
+ */
+export function asNativeWhenLoopback(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return body;
+  const client = parsed as { application_type?: unknown; redirect_uris?: unknown };
+  const uris = client.redirect_uris;
+  if (client.application_type !== undefined || !Array.isArray(uris) || uris.length === 0) return body;
+  if (!uris.every((u) => typeof u === "string" && LOOPBACK_HTTP.test(u))) return body;
+  return JSON.stringify({ ...client, application_type: "native" });
 }
 
 /** A library refusal in Kiln's error envelope (same status; cookies and Retry-After kept). */

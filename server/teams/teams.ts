@@ -15,8 +15,11 @@ import { proxyMatcher } from "./client-ip";
 import { Credentials } from "./credentials";
 import { Members } from "./members";
 import { OpenStreams } from "./streams";
+import { Locks } from "./locks";
+import { Presence } from "./presence";
 import { loadTeamFile, type TeamFile } from "./team-file";
 import { Tokens } from "./tokens";
+import { oauthUrls } from "./oauth";
 import type { NewLink } from "./invites";
 import { invitationMail, smtpMailer, type Mailer } from "./mailer";
 
@@ -26,6 +29,10 @@ export class Teams {
   readonly credentials: Credentials;
   readonly members: Members;
   readonly tokens: Tokens;
+  /** Soft locks (both modes: in personal mode they tell one client session from another). */
+  readonly locks: Locks;
+  /** Who is here now (both modes). */
+  readonly presence = new Presence();
   /** Whether an address is a trusted reverse proxy (KILN_TRUSTED_PROXIES). */
   readonly trustedProxy: (ip: string) => boolean;
   private instance?: Promise<TeamAuth>;
@@ -37,7 +44,7 @@ export class Teams {
     this.enabled = config.auth === "team";
     this.trustedProxy = proxyMatcher(config.trustedProxies);
     const https = config.publicUrl?.startsWith("https://") ?? false;
-    this.credentials = new Credentials(db, () => this.auth(), () => this.secrets().operator, `${https ? "__Secure-" : ""}kiln.session_token`);
+    this.credentials = new Credentials(db, () => this.auth(), () => this.secrets().operator, `${https ? "__Secure-" : ""}kiln.session_token`, () => oauthUrls(this.publicUrl()).resource);
     const forget = (userId: string, reason: string | null) => {
       this.credentials.forgetUser(userId);
       if (reason) this.streams.closeUser(userId, reason);
@@ -51,6 +58,11 @@ export class Teams {
       },
     });
     openAuditLog(db);
+    this.locks = new Locks(db);
+    // A session that ends (its Studio tab's event stream gone, an MCP session closed) lets go of its locks.
+    this.presence.onLeave = (session, userId) => {
+      void this.locks.endSession(session, userId).catch((e) => console.error(`kiln: releasing the locks of a session: ${(e as Error).message}`));
+    };
     if (config.smtpUrl) this.mailer = smtpMailer(config.smtpUrl, config.mailFrom ?? `Kiln <kiln@${new URL(this.publicUrl()).hostname}>`);
     // Team mode writes .kiln/team.json at start-up, so the CLI finds the operator credential.
     if (this.enabled) this.secrets();
@@ -65,7 +77,7 @@ export class Teams {
   auth(): Promise<TeamAuth> {
     return (this.instance ??= import("./auth").then(({ createTeamAuth }) =>
       createTeamAuth({
-        db: this.db, config: this.config, secret: this.config.authSecret ?? this.secrets().secret,
+        db: this.db, config: this.config, secret: this.config.authSecret ?? this.secrets().secret, publicUrl: this.publicUrl(),
         events: {
           signedIn: (user, ip) => audit({ action: "sign_in", actor: { id: user.id, name: user.name }, ip, details: { email: user.email } }),
           signInFailed: (email, ip, reason) => audit({ action: "sign_in_failed", actor: { id: null, name: email || "(no email)" }, ip, details: { reason } }),
@@ -81,6 +93,20 @@ export class Teams {
         },
       }),
     ));
+  }
+
+  /**
+   * A client session ended for good (an MCP session closed): it leaves presence and its locks go.
+   * The Studio's tabs end by closing their event stream (server/api/events.ts).
+   */
+  sessionEnded(actor: { userId: string | null; session: string }): void {
+    this.presence.end(actor);
+  }
+
+  /** Stops the timers (locks' sweep, presence's idle check). */
+  stop(): void {
+    this.locks.stop();
+    this.presence.stop();
   }
 
   /** Where people reach this Kiln, for the links Kiln prints and hands out. */
@@ -116,6 +142,8 @@ export class Teams {
    * nobody owns the project yet, prints a one-time link for setting up the first owner.
    */
   async start(log: (line: string) => void = (l) => console.log(l)): Promise<void> {
+    await this.locks.load();
+    this.presence.start();
     if (!this.enabled) return;
     await this.auth();
     const link = await this.members.setUpLink();

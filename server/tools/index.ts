@@ -8,12 +8,14 @@ import { getSceneTool, listObjects } from "./editor/reading";
 import { createMaterial, createScene, openScene, setCamera, setMaterial } from "./editor/scenes";
 import { takeScreenshot } from "./editor/take-screenshot";
 import { saveAppFile } from "./editor/save-app-file";
+import { releaseApp } from "./editor/release-app";
 import { addModifier, setKeyframe } from "./editor/animation";
 import { getPipelineStatus, importAsset, listTransferableAssetsTool, transferAssetTool } from "./pipeline";
 import { RECIPE_TOOLS } from "./recipes";
 import { addUser, getAuditLog, inviteUser, listUsers, removeUser, resetPassword, setUserRole } from "./teams-members";
 import { createToken, listTokens, revokeToken, whoami } from "./teams-tokens";
 import { getHistory } from "./history";
+import { COLLAB_TOOLS } from "./teams-collab";
 import { getUndoState, redo, undo } from "./undo";
 import { beginTransaction, commitTransaction, getTransactionStatus, rollbackTransaction } from "./transactions";
 import {
@@ -39,6 +41,7 @@ export const TOOLS = [
   setKeyframe,
   addModifier,
   saveAppFile,
+  releaseApp,
   saveVersion,
   listVersions,
   restoreVersion,
@@ -68,6 +71,7 @@ export const TOOLS = [
   setUserRole,
   resetPassword,
   getAuditLog,
+  ...COLLAB_TOOLS,
 ] as const satisfies readonly ToolDefinition<any, any>[];
 
 export type ToolName = (typeof TOOLS)[number]["name"];

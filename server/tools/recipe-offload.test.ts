@@ -60,7 +60,7 @@ describe("recipe validation in a worker thread", () => {
     }
     expect(validateRecipe(texts[3], inProcess).errors).toHaveLength(400); // one unknown tool, 399 bad types
     expect(poolStatus().threads).toBeGreaterThanOrEqual(1);
-  }, 120_000);
+  }, 300_000);
 
   it("keeps a 10 ms timer ticking while a 10,000-step recipe is validated on a worker", async () => {
     await viaWorker(bigRecipeYaml("warm-up", 1000)); // the worker thread has started and loaded its code
@@ -75,7 +75,7 @@ describe("recipe validation in a worker thread", () => {
     expect(result).toEqual(validateRecipe(text, inProcess, { limits }));
     const thousand = await viaWorker(bigRecipeYaml("thousand", 1000));
     expect(thousand).toMatchObject({ valid: true, errors: [] });
-  }, 120_000);
+  }, 300_000);
 
   it("parses at most POOL.recipeJobs big texts at once: one more is 503 BUSY with Retry-After, and the count frees", async () => {
     const texts = Array.from({ length: POOL.recipeJobs + 1 }, (_, i) => bigRecipeYaml(`busy-${i}`, 300));
@@ -87,5 +87,5 @@ describe("recipe validation in a worker thread", () => {
     // Small texts are parsed in-process at once and never refused.
     expect((await prepareOffLoop("name: a\ndescription: d\nsteps:\n  - { name: A, tool: list_objects }\n", {})).broken).toBe(false);
     expect((await prepareOffLoop(texts[0], {})).head).toEqual(prepareRecipe(texts[0]).head);
-  }, 120_000);
+  }, 300_000);
 });

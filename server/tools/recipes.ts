@@ -17,6 +17,8 @@ import { cancelRun, startRecipe, type RunSource } from "./recipe-runner";
 import { getRun, listRuns } from "./recipe-runs";
 import { bool, num } from "./schemas";
 import { actorOut, personFilter } from "../teams/attribution";
+import { currentCaller } from "../teams/actor";
+import { changedSince, recordSave, revisionOf, savedBy } from "./recipe-revisions";
 
 const recipeName = (what = "The recipe's name") =>
   z.string().min(1, "a recipe name must not be empty").max(200)
@@ -183,6 +185,9 @@ export const getRecipeInfo = defineTool({
     variables: z.array(z.object({ name: z.string(), default: z.union([z.string(), z.number(), z.boolean()]), type: z.enum(["string", "number", "boolean"]) })),
     validation: validationOut, yaml: z.string(),
     shadows: z.array(z.object({ source: z.enum(["project", "user"]), path: z.string() })),
+    revision: z.string().describe("A hash of the text: give it to save_recipe to be told when someone saved in between."),
+    saved_by: z.object({ name: z.string(), user_id: z.string().nullable(), label: z.string(), at: z.string(), revision: z.string() }).nullable()
+      .describe("Who saved this text through Kiln (null: unknown, e.g. edited on disk)."),
   }),
   handler: async (input, { kiln }) => {
     const file = await resolve(kiln, input.recipe);
@@ -194,6 +199,7 @@ export const getRecipeInfo = defineTool({
       name: file.name, source: file.source, path: file.path, recipe: file.recipe ?? null,
       variables: Object.entries(defaults).map(([name, value]) => ({ name, default: value, type: typeof value as "string" | "number" | "boolean" })),
       validation: withoutRecipe(file.validation), yaml: file.text, shadows,
+      revision: revisionOf(file.text), saved_by: await savedBy(kiln, file.name, revisionOf(file.text)),
     };
   },
 });
@@ -268,13 +274,16 @@ export const saveRecipeTool = defineTool({
     name: recipeName(),
     yaml: z.string().min(1).max(1024 * 1024),
     overwrite: bool().default(false).describe("Replace an existing project recipe of this name."),
+    revision: z.string().regex(/^[0-9a-f]{16}$/, "a revision from get_recipe_info").optional()
+      .describe("The revision you loaded (get_recipe_info): replaces the file only if it is still that text, else 409 RECIPE_CHANGED with theirs. Implies overwrite."),
   }),
   output: z.object({
-    name: z.string(), path: z.string(), created: z.boolean(), ...validationOut.shape,
+    name: z.string(), path: z.string(), created: z.boolean(), revision: z.string(), ...validationOut.shape,
     user_recipe: z.string().nullable().describe("Path of a user-wide recipe of the same name, which this one shadows."),
     shadows: z.array(z.string()),
   }),
   handler: (input, { kiln }) => serialised(async () => {
+    kiln.teams.locks.refuseOther(`recipe/${input.name}`, currentCaller().actor);
     const store = recipeStore(kiln);
     const target = projectFile(kiln, input.name);
     const entries = await listRecipes(store);
@@ -283,14 +292,20 @@ export const saveRecipeTool = defineTool({
       throw conflict("RECIPE_FILE_CONFLICT", `${target} holds the recipe "${occupant.name}"; rename or remove that file first.`, { path: target, holds: occupant.name });
     }
     const existing = sameName(entries, input.name, "project");
-    if (existing.length > 0 && !input.overwrite) {
+    if (input.revision !== undefined) {
+      const current = occupant ? await findRecipe(store, input.name).catch(() => undefined) : undefined;
+      const text = current?.path === target ? current.text : null;
+      if (text === null || revisionOf(text) !== input.revision) throw await changedSince(kiln, input.name, text === null ? null : { text });
+    } else if (existing.length > 0 && !input.overwrite) {
       throw conflict("RECIPE_EXISTS", `A project recipe named "${input.name}" exists (${existing[0].path}); pass overwrite: true to replace it.`, { path: existing[0].path });
     }
     const { path } = await saveRecipe(kiln.config.projectDir, input.name, input.yaml, prepareOffLoop).catch((e) => { throw storeError(e); });
+    const revision = revisionOf(input.yaml);
+    await recordSave(kiln, input.name, revision, currentCaller().actor);
     const validation = await validate(input.yaml);
     const others = entries.filter((e) => e.name === input.name && e.path !== path);
     return {
-      name: input.name, path, created: !occupant, ...withoutRecipe(validation),
+      name: input.name, path, created: !occupant, revision, ...withoutRecipe(validation),
       user_recipe: sameName(entries, input.name, "user")[0]?.path ?? null,
       shadows: others.map((e) => e.path),
     };
@@ -310,6 +325,7 @@ export const deleteRecipeTool = defineTool({
       .describe("The recipe that the name finds now (a shadowed one), or null."),
   }),
   handler: (input, { kiln }) => serialised(async () => {
+    kiln.teams.locks.refuseOther(`recipe/${input.name}`, currentCaller().actor);
     const store = recipeStore(kiln);
     const target = projectFile(kiln, input.name);
     const entries = await listRecipes(store);

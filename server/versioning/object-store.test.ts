@@ -67,7 +67,7 @@ describe("objects written ahead of a save", () => {
     // Releasing the root reclaims everything, packs included.
     await kiln.db.$transaction((tx) => store.release(tx, [root, root]));
     expect((await refsOf([root, ...packs])).size).toBe(0);
-  }, 60_000);
+  }, 300_000);
 
   it("streamed to the writer thread, are counted already, undone when the save fails or a crash cuts it off", async () => {
     const store = new ObjectStore(kiln.db);
@@ -106,7 +106,7 @@ describe("objects written ahead of a save", () => {
     expect(await store.sweep()).toBe(0);
     await kiln.db.$transaction((tx) => store.release(tx, [root, root]));
     expect(await kiln.db.snapshotObject.count()).toBe(before);
-  }, 60_000);
+  }, 300_000);
 
   it("release folded into the save's reference update gives the counts of addRefs then release", async () => {
     const store = new ObjectStore(kiln.db);
@@ -126,7 +126,7 @@ describe("objects written ahead of a save", () => {
     expect((await refsOf([next.root])).get(next.root)).toBe(3);
     await kiln.db.$transaction((tx) => store.release(tx, [next.root, next.root, next.root]));
     expect((await refsOf([next.root, ...shared])).size).toBe(0);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe("packs streamed to the writer thread", () => {

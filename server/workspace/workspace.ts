@@ -23,6 +23,11 @@ import { actorColumns } from "../teams/attribution";
 export interface WriteHooks {
   /** Called before an operation is planned; may throw to refuse it. Returns the transaction id to tag. */
   beforeWrite?: (tool: string) => string | null;
+  /**
+   * Called with the changes an operation or group would make, before anything changes; may throw
+   * to refuse it (soft locks: server/teams/locks.ts). `kind` is the log entry's kind.
+   */
+  guard?: (changes: Change[], kind: string) => void;
   /** Called once an operation is durably logged, in log order. */
   afterWrite?: (entry: { seq: number; kind: string; tool: string; changes: Change[]; transactionId: string | null }) => void;
   /**
@@ -117,6 +122,7 @@ export class Workspace {
       opts.onTurn?.();
       const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
       const outcome = applyOperation(this.stateMap, op);
+      this.hooks.guard?.(outcome.changes, kind);
       await this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin });
       return this.commit(kind, op.tool, op.app, opts.loggedParams ?? op.params, outcome.changes, outcome.result, transactionId, opts.actor);
     });
@@ -136,6 +142,7 @@ export class Workspace {
         opts.onTurn?.();
         const transactionId = this.hooks.beforeWrite?.(op.tool) ?? null;
         const outcome = applyOperation(this.stateMap, op);
+        this.hooks.guard?.(outcome.changes, kind);
         const mirrored = this.hooks.mirror?.(outcome.changes, { kind, tool: op.tool, origin: opts.origin }) ?? null;
         mirrored?.catch(() => undefined); // awaited below, outside the turn
         return { transactionId, outcome, mirrored };
@@ -199,6 +206,7 @@ export class Workspace {
    * Must be called inside `exclusive`.
    */
   async applyGroup(kind: string, tool: string, params: Record<string, unknown>, changes: Change[], transactionId: string | null = null): Promise<AppliedOperation> {
+    this.hooks.guard?.(changes, kind);
     await this.hooks.mirror?.(changes, { kind, tool });
     const { applied, durable } = this.commit(kind, tool, null, params, changes, null, transactionId);
     await durable;

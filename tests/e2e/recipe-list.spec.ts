@@ -26,7 +26,7 @@ test("lists, duplicates and deletes recipes", async ({ page }) => {
   await expect(row("colored-materials-copy")).toContainText("never");
   const run = await (await page.request.post("/tools/run_recipe", { data: { recipe: "colored-materials-copy" } })).json();
   expect(run.ok, JSON.stringify(run.error)).toBe(true);
-  await expect(row("colored-materials-copy")).toContainText(run.result.status, { timeout: 5000 });
+  await expect(row("colored-materials-copy")).toContainText(run.result.status, { timeout: 30_000 });
 
   await row("colored-materials-copy").getByRole("button", { name: "Delete colored-materials-copy" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete colored-materials-copy?" });

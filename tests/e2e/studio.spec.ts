@@ -48,7 +48,7 @@ test("versions: save two versions, diff them with marked renders, restore and br
   await expect(row).toContainText("-1.5");
   await expect(row).toContainText("1.5");
   const renders = page.getByTestId(`renders-${APP}`);
-  await expect(renders).toHaveAttribute("data-marks", /[1-9]/, { timeout: 20_000 });
+  await expect(renders).toHaveAttribute("data-marks", /[1-9]/, { timeout: 60_000 });
   // The renders differ, and only inside the boxes drawn where the cube was and is.
   const check = await renders.evaluate((fig) => {
     const [a, b] = ["render-before", "render-after"].map((id) => fig.querySelector<HTMLCanvasElement>(`[data-testid=${id}]`)!).map((c) => c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data);
@@ -137,7 +137,7 @@ test("home leads to the pipeline; start a transfer from the form and download it
   const operations = page.locator("dt:text-is('Operations') + dd");
   const seen = Number(await operations.textContent());
   await tool(request, "create_gameobject", { name: "HomeWatch", type: "Cube", app: APP, scene: SCENE, if_exists: "replace" });
-  await expect.poll(async () => Number(await operations.textContent()), { timeout: 5000 }).toBeGreaterThan(seen);
+  await expect.poll(async () => Number(await operations.textContent()), { timeout: 30_000 }).toBeGreaterThan(seen);
   await page.getByRole("navigation", { name: "Kiln" }).getByRole("link", { name: "Pipeline" }).click();
   await expect(page).toHaveURL(/\/pipeline$/);
   await expect(page.getByTestId(`app-${APP}`)).toContainText("embedded");
@@ -255,7 +255,7 @@ test("versions: a diff that spans two scenes of an app says which scene each obj
   const section = page.locator("section.diff-app", { has: table });
   await expect(section.locator("figure")).toHaveCount(3);
   for (const scene of ["DiffA", "DiffB"])
-    await expect(section.locator("figure", { hasText: `${scene}:` })).toHaveAttribute("data-marks", /[1-9]/, { timeout: 20_000 });
+    await expect(section.locator("figure", { hasText: `${scene}:` })).toHaveAttribute("data-marks", /[1-9]/, { timeout: 60_000 });
   await expect(section.locator("figure", { hasText: "DiffNew:" })).toContainText("the scene is new at working");
   expect(failed).toEqual([]);
   await shot(page, "studio-diff-two-scenes");

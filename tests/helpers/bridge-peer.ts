@@ -58,10 +58,17 @@ export class BridgePeer {
       this.ws.on("unexpected-response", (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
       this.ws.on("error", reject);
       this.ws.on("open", () => {
-        this.send({
-          type: "hello", protocol: opts.protocol ?? 1, app: opts.app ?? "blender", app_version: "peer 1.0", instance: "peer",
-          file: opts.file ?? "", stamp: opts.stamp ?? null, dirty: opts.dirty ?? false, records: [...this.scene.values()],
-        });
+        const protocol = opts.protocol ?? 2;
+        const records = [...this.scene.values()];
+        const hello = {
+          type: "hello", protocol, app: opts.app ?? "blender", app_version: "peer 1.0", instance: "peer",
+          file: opts.file ?? "", stamp: opts.stamp ?? null, dirty: opts.dirty ?? false,
+        };
+        // Protocol 1 (an older add-on) sent its scene inside the hello; 2 streams it after it.
+        if (protocol === 1) return this.send({ ...hello, records });
+        this.send(hello);
+        for (let i = 0; i < records.length; i += 10_000) this.send({ type: "records", records: records.slice(i, i + 10_000) });
+        this.send({ type: "sync" });
       });
       this.ws.on("message", (data, isBinary) => {
         if (isBinary) return;

@@ -101,7 +101,7 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
     child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "bin/kiln.js")], { cwd: opts.cwd ?? ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 150_000; // generous: a start takes 2-3 s quiet, 10-40 s on a loaded 2-core machine
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`kiln exited with ${child.exitCode}:\n${output}`);
       try {
@@ -110,7 +110,7 @@ export async function startServer(opts: StartOptions = {}): Promise<KilnServer> 
       } catch { /* not up yet */ }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`kiln did not start within 60 s:\n${output}`);
+    throw new Error(`kiln did not start within 150 s:\n${output}`);
   };
   const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
     if (child.exitCode !== null || child.signalCode) return;

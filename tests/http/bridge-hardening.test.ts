@@ -38,6 +38,10 @@ const until = async (what: () => boolean | Promise<boolean>, ms = 5000) => {
     await new Promise((r) => setTimeout(r, 20));
   }
 };
+const objectIn = (scene: string, name: string): Rec => ({
+  type: "object", id: `object/blender/${scene}/${name}`, app: "blender", scene, name, kind: "empty", primitive: null, mesh: null,
+  parent: null, material: null, light: null, position: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0 }, scale: { x: 1, y: 1, z: 1 }, keyframes: [], modifiers: [],
+});
 const status = async (app = "blender") => (await kiln.ok("get_pipeline_status", {})).apps.find((a: any) => a.app === app);
 const objectsOf = async (app = "blender") => new Map<string, any>((await kiln.ok("get_scene", { app })).objects.map((o: any) => [o.name, o]));
 const done = async (peer: BridgePeer) => {
@@ -158,5 +162,68 @@ describe("hostile frames", () => {
     for (const ws of silent) ws.terminate();
     expect(statuses.filter((s) => s === 101).length).toBe(4);
     expect(statuses.slice(4)).toEqual([503, 503]);
+  });
+});
+
+describe("an app that was live", () => {
+  it("stays disconnected across a restart of Kiln (its tools answer 503) until it is back or handed back with release_app", async () => {
+    const peer = await connect();
+    await until(() => peer.named("scene").has("Main"));
+    await kiln.ok("create_gameobject", { app: "blender", name: "BeforeRestart", type: "Cube" });
+    await kiln.kill("SIGKILL");
+    peer.kill();
+    await kiln.restart();
+    expect(await status()).toMatchObject({ connection: "disconnected" });
+    const r = await kiln.call("create_gameobject", { app: "blender", name: "BehindItsBack", type: "Cube" });
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe("APP_DISCONNECTED");
+    expect(r.body.error.message).toContain("release_app");
+    expect((await objectsOf()).has("BehindItsBack")).toBe(false);
+    // Reads and other apps go on.
+    await kiln.ok("get_scene", { app: "blender" });
+    await kiln.ok("create_gameobject", { app: "unity", name: "Elsewhere2", type: "Cube" });
+
+    expect(await kiln.ok("release_app", { app: "blender" })).toEqual({ app: "blender", connection: "embedded" });
+    await kiln.ok("create_gameobject", { app: "blender", name: "HandedBack", type: "Cube" });
+    expect((await kiln.ok("get_history", { limit: 2 })).entries.map((e: any) => e.tool)).toEqual(["create_gameobject", "live_release"]);
+    // The hand-back is remembered too.
+    await kiln.restart();
+    expect(await status()).toMatchObject({ connection: "embedded" });
+
+    const again = await connect();
+    await until(() => again.named("object").has("HandedBack"));
+    const refused = await kiln.call("release_app", { app: "blender" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("APP_LIVE");
+    await done(again);
+  }, 120_000);
+});
+
+describe("the first sync", () => {
+  it("streams a scene too big for one frame: 60,000 objects (over 16 MiB of records, protocol 1's hello limit) connect and are adopted", async () => {
+    const n = 60_000;
+    const records: Rec[] = [
+      { type: "app", id: "app/blender", app: "blender", activeScene: "Big" },
+      { type: "scene", id: "scene/blender/Big", app: "blender", name: "Big", camera: { position: { x: 0, y: 0, z: 10 }, rotation: { x: 0, y: 0, z: 0 }, fov: 50 } },
+    ];
+    const pad = "x".repeat(100);
+    for (let i = 0; i < n; i++) records.push({ ...objectIn("Big", `O${i}-${pad}`), position: { x: i % 100, y: Math.floor(i / 100), z: 0 } });
+    expect(Buffer.byteLength(JSON.stringify(records))).toBeGreaterThan(16 * 2 ** 20);
+    const peer = await connect({ records, file: "/tmp/big.blend" });
+    expect(peer.welcome).toBeTruthy();
+    await until(async () => (await status()).connection === "live", 120_000);
+    const listed = await kiln.ok("list_objects", { app: "blender", scene: "Big" });
+    expect(listed.total).toBe(n);
+    expect((await kiln.ok("get_history", { limit: 1 })).entries[0]).toMatchObject({ tool: "live_adopt", app: "blender" });
+    await done(peer);
+  }, 180_000);
+
+  it("caps frames at 64 KiB at the socket until the hello", async () => {
+    const WebSocket = (await import("ws")).default;
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+    await new Promise((resolve) => ws.on("open", resolve));
+    const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
+    ws.send(Buffer.alloc(100 * 1024, 0x20));
+    expect(await closed).toBe(1009); // "message too big", from ws before Kiln buffers it
   });
 });

@@ -78,10 +78,12 @@ describe("bridge endpoint", () => {
   });
 
   it("refuses another protocol version and a second instance of a live app", async () => {
-    const old = await connect({ protocol: 2 });
+    // An add-on of protocol 1 (its scene inside the hello) is told to update.
+    const old = await connect({ protocol: 1 });
     expect(old.refused).toMatchObject({ code: "PROTOCOL_MISMATCH" });
+    expect(old.refused.message).toContain("install the add-on of this Kiln");
     const first = await connect();
-    expect(first.welcome).toMatchObject({ protocol: 1, project });
+    expect(first.welcome).toMatchObject({ protocol: 2, project });
     const second = await connect();
     expect(second.refused).toMatchObject({ code: "APP_ALREADY_CONNECTED" });
     await close(first, "bye");

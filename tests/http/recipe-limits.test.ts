@@ -41,7 +41,7 @@ beforeAll(async () => {
   put("huge.yaml", bigRecipeYaml("huge", 10_000));
   put("big.yaml", bigRecipeYaml("big", 1000));
   kiln = await startServer({ cwd: project });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await kiln?.stop();
   rmSync(project, { recursive: true, force: true });

@@ -117,7 +117,7 @@ describe("take_screenshot off the event loop", () => {
     console.log(`during a ${total.toFixed(0)} ms frame: ${waits.length} get_scene calls, median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
     // The mechanism, not a latency: a frame on the request thread would hold every call for the
     // whole frame, so at most one get_scene could be answered before it ends; a loaded machine only
-    // lengthens the frame and adds answers. The latencies are printed (tests/bench/render-bench.ts).
+    // lengthens the frame and adds answers. The latencies are printed above, not asserted.
     expect(waits.length).toBeGreaterThan(3);
   });
 });

@@ -13,7 +13,7 @@ let team: Team;
 beforeAll(async () => {
   kiln = await startServer({ provider: "postgresql", env: { KILN_AUTH: "team" } });
   team = await setUpTeam(kiln);
-}, 120_000);
+}, 300_000);
 afterAll(async () => kiln?.stop());
 
 describe("team mode on PostgreSQL", () => {
@@ -36,5 +36,5 @@ describe("team mode on PostgreSQL", () => {
     expect((await post(`${kiln.url}/tools/whoami`, {}, bearer(team.viewer))).body.result.user.role).toBe("viewer");
     const audit = (await post(`${kiln.url}/tools/get_audit_log`, {}, bearer(team.owner))).body.result;
     expect(audit.entries.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(["owner_set_up", "member_added", "token_created"]));
-  }, 120_000);
+  }, 300_000);
 });

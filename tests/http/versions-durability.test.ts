@@ -93,5 +93,5 @@ describe.each(["sqlite", "postgresql"] as Provider[])("versions on %s", (provide
     const last = saved[saved.length - 1];
     await kiln.ok("restore_version", { version_id: last.id });
     expect(await world(kiln)).toEqual(last.state);
-  });
+  }, 300_000); // 120 random steps with saves: about 40 s at load 16, more under a CPU burner
 });

@@ -109,5 +109,5 @@ describe.each(providers)("versions saved before packs, on %s", (provider) => {
     expect(await scene()).toEqual(at3);
     await kiln.ok("restore_version", { version_id: "v002" });
     expect(await names()).toHaveLength(45);
-  }, 120_000);
+  }, 300_000);
 });

@@ -311,7 +311,7 @@ describe("bridge security with real Blender", () => {
         if (binary) return;
         const m = JSON.parse(String(data));
         if (m.type === "hello") {
-          ws.send(JSON.stringify({ type: "welcome", protocol: 1, project: "fake", session: "s", heartbeat_ms: 10000 }));
+          ws.send(JSON.stringify({ type: "welcome", protocol: 2, project: "fake", session: "s", heartbeat_ms: 10000 }));
           const code = `open(${JSON.stringify(marker)}, "w").write("x")`;
           ws.send(JSON.stringify({ type: "execute_code", id: "x1", code }));
           ws.send(JSON.stringify({ type: "exec", id: "x2", code }));

@@ -234,7 +234,7 @@ describe.skipIf(!hasGodotServer())("live Godot 3 (godot3-server headless)", () =
         if (binary) return;
         const m = JSON.parse(String(data));
         if (m.type !== "hello") return void (m.type === "reply" && replies.push(m));
-        ws.send(JSON.stringify({ type: "welcome", protocol: 1, project: "fake", session: "s", heartbeat_ms: 10000 }));
+        ws.send(JSON.stringify({ type: "welcome", protocol: 2, project: "fake", session: "s", heartbeat_ms: 10000 }));
         const code = `var f = File.new(); f.open(${JSON.stringify(marker)}, File.WRITE); f.store_string("x"); f.close()`;
         ws.send(JSON.stringify({ type: "execute_editor_script", id: "x1", code }));
         ws.send(JSON.stringify({ type: "exec", id: "x2", code }));

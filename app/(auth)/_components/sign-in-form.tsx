@@ -15,9 +15,13 @@ export function SignInForm({ next }: { next?: string }) {
       const form = new FormData(e.currentTarget);
       setBusy(true);
       setProblem(null);
-      const answer = await authPost("/sign-in/email", { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
+      // Sent here by the OAuth flow of an AI client (a signed request in the query): the library
+      // carries on with that request once signed in, and answers where to go next (the consent page).
+      const oauthQuery = new URLSearchParams(window.location.search).has("sig") ? window.location.search.slice(1) : undefined;
+      const answer = await authPost("/sign-in/email", { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), ...(oauthQuery ? { oauth_query: oauthQuery } : {}) });
       setBusy(false);
-      if (answer.ok) return window.location.assign(safeNext(next));
+      const oauthNext = oauthQuery && typeof answer.result?.url === "string" ? answer.result.url : undefined;
+      if (answer.ok) return window.location.assign(oauthNext ?? safeNext(next));
       setProblem(answer.status === 401 ? "That email and password do not match a member." : answer.error?.message ?? "Signing in failed.");
     }}>
       <h1>Sign in to Kiln</h1>

@@ -56,8 +56,11 @@ export function BuilderDialogs(props: BuilderDialogsProps) {
         <RunDialog name={recipeName(draft)} variables={props.variables} dirty={props.dirty} errors={props.errors} prefill={props.runPrefill} onRun={props.startRun} onClose={props.closeRun} />
       )}
       {props.question && (
-        <ConfirmDialog title="Save anyway?" confirm="Save" onConfirm={props.question.proceed} onClose={props.cancelSave}>
+        <ConfirmDialog title={props.question.title ?? "Save anyway?"} confirm={props.question.confirm ?? "Save"} onConfirm={props.question.proceed} onClose={props.cancelSave}>
           {props.question.reasons.map((reason, i) => <p key={i}>{reason}</p>)}
+          {props.question.choices?.length ? (
+            <p className="dialog-choices">{props.question.choices.map((c) => <button key={c.label} type="button" onClick={c.run}>{c.label}</button>)}</p>
+          ) : null}
         </ConfirmDialog>
       )}
     </>

@@ -20,6 +20,7 @@ import { useDraftSnapshot } from "./use-draft-snapshot";
 import { useRecipeEditor } from "./use-recipe-editor";
 import { useRun } from "./use-run";
 import { useSave, type RecipeOrigin } from "./use-save";
+import { RecipeCollab } from "./recipe-collab";
 import { useShortcuts } from "./use-shortcuts";
 import { useStepCommands } from "./use-step-commands";
 import { useValidation } from "./use-validation";
@@ -86,7 +87,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
 
   const onSaved = useCallback(
     (result: SaveResult, savedDraft: RecipeDraft, text: string) => {
-      setOrigin({ name: result.name, source: "project", text });
+      setOrigin({ name: result.name, source: "project", text, revision: result.revision });
       setSaved(savedDraft);
       const problems = result.valid ? "" : `, with ${result.errors.length} problem${result.errors.length === 1 ? "" : "s"} to fix`;
       const shadow = result.user_recipe ? `; it takes the place of the user-wide ${result.user_recipe}` : "";
@@ -183,6 +184,7 @@ export function BuilderEditor({ tools, initial, origin: initialOrigin, brokenTex
             panelOpen={sheet}
           />
           <div className="builder-main">
+            <RecipeCollab name={origin?.source === "project" ? origin.name : undefined} editing={dirty} />
             <div className="canvas" ref={canvasRef} tabIndex={0} role="application" aria-label="Recipe canvas: arrow keys select steps, Enter edits, Shift+A adds a step, ? lists the shortcuts" data-testid="canvas">
               <ReactFlowProvider>
                 <RecipeCanvas draft={draft} issues={validation.index} runs={run.state.runs} selection={editor.selection} onMoveStep={commands.moveTo} layoutToken={layoutToken} reveal={reveal} />

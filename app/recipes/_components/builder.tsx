@@ -39,6 +39,6 @@ function RecipeLoader({ tools, name }: { tools: ToolInfo[]; name: string }) {
       </main>
     );
   }
-  const origin = { name: info!.name, source: info!.source, text: info!.yaml };
+  const origin = { name: info!.name, source: info!.source, text: info!.yaml, revision: info!.revision };
   return <BuilderEditor tools={tools} initial={parsed?.draft ?? emptyDraft()} origin={origin} brokenText={parsed?.draft ? undefined : info!.yaml} validation={parsed?.draft ? info!.validation : undefined} />;
 }

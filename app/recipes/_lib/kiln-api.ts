@@ -37,6 +37,6 @@ export function recipeApi(client: ReturnType<typeof useTRPCClient>) {
     getRun: (runId: string) => query<StoredRun>("get_recipe_run", { run_id: runId }),
     /** Starts a run and answers at once (status running); follow it with getRun. */
     start: (recipe: string, variables: Record<string, string | number | boolean>) => mutate<RunResult>("run_recipe", { recipe, variables, wait: false }),
-    save: (name: string, yaml: string, overwrite: boolean) => mutate<SaveResult>("save_recipe", { name, yaml, overwrite }),
+    save: (name: string, yaml: string, overwrite: boolean, revision?: string) => mutate<SaveResult>("save_recipe", { name, yaml, overwrite, ...(revision ? { revision } : {}) }),
   };
 }

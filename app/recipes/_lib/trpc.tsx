@@ -10,6 +10,7 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/api/trpc";
+import { tabSession } from "@/app/_lib/tab-session";
 
 /** The tRPC provider and hooks, typed by the app router. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -27,18 +28,10 @@ export function setToken(token: string): void {
   else window.sessionStorage.removeItem(TOKEN_KEY);
 }
 
-const SESSION_KEY = "kiln-session";
-
-/**
- * This tab's client session (sent as `X-Kiln-Session`): in personal mode undo and redo act on the
- * steps made in this tab, and history names it (server/api/caller.ts). Kept for the tab's life
- * (getRandomValues, not randomUUID: the latter needs a secure context, which a LAN address is not).
- */
-export function tabSession(): string {
-  if (typeof window === "undefined") return "browser";
-  let id = window.sessionStorage.getItem(SESSION_KEY);
-  if (!id) window.sessionStorage.setItem(SESSION_KEY, (id = `tab-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`));
-  return id;
+/** Headers of every tRPC call: the token (if any) and this tab's session (presence, locks). */
+function callHeaders(): Record<string, string> {
+  const session = tabSession();
+  return { ...authHeaders(), ...(session ? { "x-kiln-session": session } : {}) };
 }
 
 /** Headers for requests outside tRPC (screenshot images). */
@@ -56,7 +49,7 @@ export function KilnProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", methodOverride: "POST", headers: () => ({ ...authHeaders(), "x-kiln-session": tabSession() }) })],
+      links: [httpBatchLink({ url: "/api/trpc", methodOverride: "POST", headers: callHeaders })],
     }),
   );
   return (

@@ -13,7 +13,11 @@ type Channel = "position" | "rotation" | "scale";
 /** Calls a tool for an edit; resolves to false when the tool refused it. */
 type Run = (what: string, call: () => Promise<unknown>) => Promise<boolean>;
 
-interface Props { object: ObjectView | null; model: SceneModel | null; api: SceneApi; run: Run }
+interface Props {
+  object: ObjectView | null; model: SceneModel | null; api: SceneApi; run: Run;
+  /** Someone else's lock on the object, said in words (Kiln refuses changes to it). */
+  lock?: string | null;
+}
 
 /** A number input; `onCommit` may resolve to false (the tool refused): the field then shows `value` again. */
 function NumberField({ label, value, onCommit }: { label: string; value: number; onCommit: (v: number) => void | Promise<boolean> }) {
@@ -61,7 +65,7 @@ function VectorRow({ channel, value, onCommit }: { channel: Channel; value: Vec3
   );
 }
 
-export function Inspector({ object: o, model, api, run }: Props) {
+export function Inspector({ object: o, model, api, run, lock }: Props) {
   const [keyTime, setKeyTime] = useState("0");
   if (!o || !model)
     return <aside className="studio-inspector" aria-label="Inspector"><h2>Inspector</h2><p className="muted">Select an object in the tree or the view.</p></aside>;
@@ -69,6 +73,7 @@ export function Inspector({ object: o, model, api, run }: Props) {
   return (
     <aside className="studio-inspector" aria-label="Inspector">
       <h2>{o.name}</h2>
+      {lock && <p className="lock-notice" role="status">{lock}</p>}
       <dl className="kv">
         <dt>Type</dt><dd>{o.type} ({o.kind})</dd>
         <dt>Parent</dt><dd>{o.parent ?? <span className="muted">none</span>}</dd>

@@ -5,6 +5,8 @@
  */
 import { useMemo, useState, type KeyboardEvent } from "react";
 import { childrenByParent, type ObjectView } from "../_lib/scene-model";
+import type { Person } from "../../_lib/use-collab";
+import { Initials } from "../../_components/presence-bar";
 
 const MAX_ROWS = 500;
 
@@ -26,7 +28,13 @@ function flatten(objects: readonly ObjectView[]): Row[] {
   return rows;
 }
 
-export function ObjectTree({ objects, selected, onSelect }: { objects: readonly ObjectView[]; selected: string | null; onSelect: (name: string) => void }) {
+interface Props {
+  objects: readonly ObjectView[]; selected: string | null; onSelect: (name: string) => void;
+  /** Who else has each object selected (presence), and who holds a lock on it. */
+  here?: ReadonlyMap<string, Person[]>; lockedBy?: ReadonlyMap<string, string>;
+}
+
+export function ObjectTree({ objects, selected, onSelect, here, lockedBy }: Props) {
   const [filter, setFilter] = useState("");
   const rows = useMemo(() => {
     const all = flatten(objects);
@@ -58,6 +66,8 @@ export function ObjectTree({ objects, selected, onSelect }: { objects: readonly 
               style={{ paddingLeft: 8 + depth * 14 }} onClick={() => onSelect(o.name)}
             >
               <span className={`kind kind-${o.kind}`}>{o.type}</span> {o.name}
+              {lockedBy?.get(o.name) && <span className="lock-mark" title={`Locked by ${lockedBy.get(o.name)}`} aria-label={`locked by ${lockedBy.get(o.name)}`}>locked</span>}
+              {here?.get(o.name)?.map((p) => <Initials key={p.session} person={p} />)}
             </button>
           </li>
         ))}

@@ -7,15 +7,44 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import type { SceneModel } from "../_lib/scene-model";
 import { SceneView, probeWebgl } from "../_lib/three-view";
+import type { Person } from "../../_lib/use-collab";
+import { Initials } from "../../_components/presence-bar";
 
 declare global {
   /** The page's view, for tests and benches that measure frames and read pixels. */
   interface Window { kilnSceneView?: SceneView }
 }
 
-interface Props { model: SceneModel | null; selected: string | null; onSelect: (name: string | null) => void }
+interface Props {
+  model: SceneModel | null; selected: string | null; onSelect: (name: string | null) => void;
+  /** Who else has each object selected: their initials are drawn at the object. */
+  here?: ReadonlyMap<string, Person[]>;
+}
 
-export function SceneCanvas({ model, selected, onSelect }: Props) {
+/** Others' initials at the objects they have selected, following the camera (a few times a second). */
+function PresenceMarks({ view, here }: { view: SceneView | null; here?: ReadonlyMap<string, Person[]> }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (!here?.size) return;
+    const timer = setInterval(() => tick((n) => n + 1), 250);
+    return () => clearInterval(timer);
+  }, [here]);
+  if (!view || !here?.size) return null;
+  return (
+    <>
+      {[...here].map(([name, people]) => {
+        const at = view.screenPoint(name);
+        return at && (
+          <span key={name} className="view-presence" style={{ left: at.x, top: at.y }} data-object={name}>
+            {people.map((p) => <Initials key={p.session} person={p} />)}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
+export function SceneCanvas({ model, selected, onSelect, here }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const viewRef = useRef<SceneView | null>(null);
   const [noWebgl, setNoWebgl] = useState(false);
@@ -96,6 +125,7 @@ export function SceneCanvas({ model, selected, onSelect }: Props) {
         ref={canvasRef} tabIndex={0} aria-label="3D view: drag to orbit, right-drag to pan, wheel to zoom; arrows orbit, C scene camera, F frame all"
         onPointerDown={onPointerDown} onPointerUp={onPointerUp} onKeyDown={onKey}
       />
+      <PresenceMarks view={viewRef.current} here={here} />
     </section>
   );
 }

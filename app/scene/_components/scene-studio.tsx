@@ -14,6 +14,8 @@ import { Inspector } from "./inspector";
 import { ObjectTree } from "./object-tree";
 import { SceneCanvas } from "./scene-canvas";
 import { EditGate, useCanEdit } from "../../_lib/viewer";
+import { useCollab, useEditLock, type Person } from "../../_lib/use-collab";
+import { PresenceBar } from "../../_components/presence-bar";
 
 const APP_LINKS: AppId[] = ["blender", "unity", "godot"];
 
@@ -87,6 +89,28 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
   }, [api, run, canEdit]);
 
   const object = model?.objects.find((o) => o.name === selected) ?? null;
+  // Presence: this tab says where it is; others show on the bar, in the tree and in the view.
+  const place = useMemo(() => (model ? { page: "scene", scene: `${model.app}/${model.scene}`, selected } : null), [model?.app, model?.scene, selected]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { others, locks, session } = useCollab(place);
+  const here = useMemo(() => {
+    const byObject = new Map<string, Person[]>();
+    if (!model) return byObject;
+    for (const p of others) {
+      if (p.studio?.scene !== `${model.app}/${model.scene}` || !p.studio.selected) continue;
+      byObject.set(p.studio.selected, [...(byObject.get(p.studio.selected) ?? []), p]);
+    }
+    return byObject;
+  }, [others, model]);
+  const lockedBy = useMemo(() => {
+    const byObject = new Map<string, string>();
+    if (!model) return byObject;
+    const prefix = `object/${model.app}/${encodeURIComponent(model.scene)}/`;
+    for (const l of locks) if (l.holder.session !== session && l.key.startsWith(prefix)) byObject.set(l.name, l.holder.name);
+    return byObject;
+  }, [locks, model, session]);
+  // Editing an object in the inspector holds a lock on it.
+  const target = useMemo(() => (object && model ? { kind: "object" as const, name: object.name, app: model.app, scene: model.scene } : null), [object?.name, model?.app, model?.scene]); // eslint-disable-line react-hooks/exhaustive-deps
+  const otherLock = useEditLock(target, canEdit, locks, session);
   return (
     <div className="studio">
       <header className="studio-bar">
@@ -105,6 +129,7 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
         )}
         {model && !(model.scenes.length > 1) && <span className="studio-scene">Scene <strong>{model.scene}</strong></span>}
         <span className="spacer" />
+        <PresenceBar people={others} />
         {undoState?.undo && <span className="muted small" data-testid="undo-next">{undoLabel("Undo", undoState.undo)}</span>}
         <button type="button" onClick={() => run("Undo", api.undo)} title={`${undoLabel("Undo", undoState?.undo ?? null)} (Ctrl+Z)`} disabled={!canEdit} data-testid="undo-button">Undo</button>
         <button type="button" onClick={() => run("Redo", api.redo)} title={`${undoLabel("Redo", undoState?.redo ?? null)} (Ctrl+Shift+Z)`} disabled={!canEdit}>Redo</button>
@@ -113,9 +138,12 @@ export function SceneStudio({ app, scene }: { app?: AppId; scene?: string }) {
       {notice && <p className="studio-notice" role="alert">{notice}</p>}
       {error && <p className="studio-notice" role="alert">Could not load the scene: {error}</p>}
       <div className="studio-main">
-        <ObjectTree objects={model?.objects ?? []} selected={selected} onSelect={setSelected} />
-        <SceneCanvas model={model} selected={selected} onSelect={setSelected} />
-        <EditGate label="Inspector (read-only)"><Inspector object={object} model={model} api={api} run={run} /></EditGate>
+        <ObjectTree objects={model?.objects ?? []} selected={selected} onSelect={setSelected} here={here} lockedBy={lockedBy} />
+        <SceneCanvas model={model} selected={selected} onSelect={setSelected} here={here} />
+        <EditGate label="Inspector (read-only)">
+          <Inspector object={object} model={model} api={api} run={run}
+            lock={otherLock ? `Locked by ${otherLock.holder.label} since ${otherLock.since.slice(11, 16)} UTC: your changes to it will be refused.` : null} />
+        </EditGate>
       </div>
     </div>
   );

@@ -346,6 +346,15 @@ export class SceneView {
     }
   }
 
+  /** Where an object's origin is on the canvas (CSS pixels from its top-left); null when unknown or behind the camera. */
+  screenPoint(name: string): { x: number; y: number } | null {
+    const m = this.worlds.get(name);
+    if (!m) return null;
+    const p = new THREE.Vector3().setFromMatrixPosition(m).project(this.camera);
+    if (p.z > 1 || p.z < -1) return null;
+    return { x: ((p.x + 1) / 2) * this.canvas.clientWidth, y: ((1 - p.y) / 2) * this.canvas.clientHeight };
+  }
+
   /** The object under a point of the canvas (client coordinates), or null. */
   pick(clientX: number, clientY: number): string | null {
     const rect = this.canvas.getBoundingClientRect();

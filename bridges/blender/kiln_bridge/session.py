@@ -20,7 +20,8 @@ from .observer import Observer
 from .validate import Refused
 from .ws import WSError, WebSocket
 
-PROTOCOL = 1
+PROTOCOL = 2
+RECORDS_PER_FRAME = 5000  # records per `records` frame of the first sync (Kiln takes up to 10,000)
 INSTANCE = uuid.uuid4().hex  # one per Blender process
 SILENCE = 30.0  # seconds without any frame from Kiln: the connection is dead
 # 0.25 s doubling to a 1.5 s cap: in within 2 s of Kiln serving, whichever started first; a refused
@@ -169,11 +170,16 @@ class Session:
                 if r.get("type") == "object" and r.get("mesh") in tagged:
                     r["mesh"] = "blob:" + r["mesh"]
         st, dirty = stamp.read()
-        self._hello_keys = self._send_blobs(recs, extra={k: m for k, m in tagged.items() if m is not None})
+        # Protocol 2: a small hello, then the scene in `records` frames (any size of scene fits),
+        # the mesh blobs first, then `sync` (docs/bridges.md, "Handshake").
         self.ws.send_text(json.dumps({
             "type": "hello", "protocol": PROTOCOL, "app": "blender", "app_version": bpy.app.version_string,
-            "instance": INSTANCE, "file": bpy.data.filepath, "stamp": st, "dirty": dirty, "records": recs,
+            "instance": INSTANCE, "file": bpy.data.filepath, "stamp": st, "dirty": dirty,
         }, separators=(",", ":")))
+        self._hello_keys = self._send_blobs(recs, extra={k: m for k, m in tagged.items() if m is not None})
+        for i in range(0, len(recs), RECORDS_PER_FRAME):
+            self.ws.send_text(json.dumps({"type": "records", "records": recs[i:i + RECORDS_PER_FRAME]}, separators=(",", ":")))
+        self.ws.send_text('{"type":"sync"}')
         self._hello_records = recs
         self.state = "hello"
 

@@ -140,6 +140,16 @@ export class UsdaPrescan implements Prescan {
 
   push(bytes: Uint8Array): void {
     for (let i = 0; i < bytes.length; i++) {
+      const m = this.mode;
+      if (m === "string" || m === "asset" || m === "path" || m === "comment" || (m === "triple" && this.run === 0 && !this.escaped)) {
+        // Inside one of these only its end, an escape or a line break matters: jump there with
+        // the native search (a byte loop took 4.7 s over a 32 MiB string on a loaded machine).
+        const next = this.stop(bytes, i);
+        if (this.mode !== "comment") this.length += next - i;
+        if (this.length > this.maxString) return this.grow();
+        if (next === bytes.length) return;
+        i = next;
+      }
       const c = bytes[i];
       if (c === 10) this.line++;
       switch (this.mode) {
@@ -185,6 +195,18 @@ export class UsdaPrescan implements Prescan {
     }
   }
 
+  /** Where the current string, asset path, path or comment may end or change state: the first byte that matters. */
+  private stop(bytes: Uint8Array, from: number): number {
+    const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const first = (a: number, c: number) => (a < 0 ? c : c < 0 ? a : Math.min(a, c));
+    const quoted = this.mode === "string" || this.mode === "triple";
+    const end = quoted ? this.quote : this.mode === "asset" ? 64 : this.mode === "path" ? 62 : 10;
+    let at = b.indexOf(end, from);
+    if (quoted) at = first(at, b.indexOf(92, from));
+    if (this.mode !== "comment") at = first(at, b.indexOf(10, from));
+    return at < 0 ? bytes.length : at;
+  }
+
   private open(mode: "string" | "triple" | "asset" | "path"): void {
     if (mode === "asset" || mode === "path") this.startLine = this.line;
     this.mode = mode;
@@ -199,8 +221,10 @@ export class UsdaPrescan implements Prescan {
     this.grow();
   }
 
+  /** One more byte in the current string (or, past the cap already, the refusal). */
   private grow(): void {
-    if (++this.length > this.maxString)
+    if (this.length <= this.maxString) this.length++;
+    if (this.length > this.maxString)
       throw new LimitError(`usda: the ${this.mode === "asset" ? "asset path" : this.mode === "path" ? "path" : "string"} starting at line ${this.startLine} is longer than ${this.maxString} bytes; at most ${this.maxString} are read`);
   }
 

@@ -16,8 +16,8 @@ export type Encoding = "glb" | "gltf-json" | "fbx-binary" | "fbx-ascii" | "obj" 
 /** The file's encoding, its size cap and how the cap is named in messages. */
 export interface Sniffed { encoding: Encoding; cap: number; capName: string }
 
-/** Why a file does not start like `format` (a sentence's end), or that it is binary USD. */
-export type Refusal = { mismatch: string } | { usdc: true };
+/** Why a file does not start like `format` (a sentence's end), that it is binary USD, or a GLB's JSON chunk size past the text cap. */
+export type Refusal = { mismatch: string } | { usdc: true } | { jsonChunk: number };
 
 const TEXT = "text formats (OBJ, USDA, .gltf)";
 const FBX_MAGIC = "Kaydara FBX Binary  \0";
@@ -51,6 +51,10 @@ export function sniff(format: TransferFormat, head: Uint8Array, size: number): S
       const version = view.getUint32(4, true), declared = view.getUint32(8, true);
       if (version !== 2) return { mismatch: `is GLB version ${version}; only version 2 is read` };
       if (declared !== size) return { mismatch: `declares ${declared} bytes in its GLB header but has ${size}` };
+      // The JSON chunk is decoded to one string and parsed: it gets the text cap, as a .gltf does.
+      const json = head.length >= 20 ? view.getUint32(12, true) : 0;
+      // (A chunk declared beyond the file is the reader's to name: gltf-budget.ts.)
+      if (json > LIMITS.textFileBytes && 20 + json <= size) return { jsonChunk: json };
       return { encoding: "glb", cap: LIMITS.binaryFileBytes, capName: "binary files (GLB, FBX)" };
     }
     let at = bom;

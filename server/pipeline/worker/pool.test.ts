@@ -35,7 +35,7 @@ describe("pipeline worker pool", () => {
     const decoded = await runInWorker({ kind: "decode", format: "obj", main: obj, side: {}, app: "godot", groupName: "a" });
     expect(decoded.plan.objects.map((o) => o.name)).toEqual(["A"]);
     expect(decoded.file).toMatchObject({ path: obj, bytes: Buffer.byteLength(text) });
-  }, 60_000);
+  }, 300_000);
 
   it("refuses a job beyond the limit with 503 BUSY and Retry-After, and frees the count when jobs end", async () => {
     let release!: () => void;

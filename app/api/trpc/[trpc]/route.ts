@@ -1,7 +1,7 @@
 /** tRPC over HTTP for the web UI: the same procedures as /tools, behind the same checks and body limit. */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { admit } from "@/server/api/admit";
-import { fail } from "@/server/api/envelope";
+import { fail, toErrorBody } from "@/server/api/envelope";
 import { readBody } from "@/server/api/security";
 import { appRouter } from "@/server/api/trpc";
 import { withCaller } from "@/server/teams/actor";
@@ -18,7 +18,10 @@ async function handler(req: Request) {
     req = new Request(req.url, { method: "POST", headers: req.headers, body });
   }
   // allowMethodOverride: the builder sends queries as POST, since validate_recipe carries whole recipes.
-  return withCaller(caller, () => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }) }));
+  return withCaller(caller, () => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, allowMethodOverride: true, createContext: () => ({ kiln }),
+    // tRPC has no code for some of Kiln's statuses (423 LOCKED): a single call's answer keeps Kiln's own status.
+    responseMeta: ({ errors, paths }) => (errors.length === 1 && (paths?.length ?? 1) === 1 ? { status: toErrorBody(errors[0]).status } : {}),
+  }));
 }
 
 export { handler as GET, handler as POST };

@@ -8,7 +8,8 @@ extends RefCounted
 const Blobs = preload("res://addons/kiln/blobs.gd")
 const Records = preload("res://addons/kiln/records.gd")
 
-const PROTOCOL = 1
+const PROTOCOL = 2
+const RECORDS_PER_FRAME = 5000  # records per `records` frame of the first sync (Kiln takes up to 10,000)
 const BACKOFF_MIN = 250
 const BACKOFF_MAX = 1500
 const ALREADY_CONNECTED_WAIT = 5000
@@ -250,7 +251,6 @@ func _send_hello() -> void:
 				mesh_blobs[r["mesh"]] = n.mesh
 				recs[i] = r.duplicate()
 				recs[i]["mesh"] = "blob:" + r["mesh"]
-	_send_mesh_blobs(mesh_blobs)
 	var s = stamp()
 	var hello_stamp = null
 	if typeof(s.get("project")) == TYPE_STRING and s.get("seq") != null:
@@ -259,7 +259,16 @@ func _send_hello() -> void:
 	var file = ProjectSettings.globalize_path(r.scene_file_path) if r.scene_file_path != "" else ""
 	var v = Engine.get_version_info()
 	_send_text({"type": "hello", "protocol": PROTOCOL, "app": "godot", "app_version": "%d.%d.%d" % [v.major, v.minor, v.patch],
-		"instance": instance, "file": file, "stamp": hello_stamp, "dirty": bool(s.get("dirty", false)), "records": recs})
+		"instance": instance, "file": file, "stamp": hello_stamp, "dirty": bool(s.get("dirty", false))})
+	# Protocol 2: a small hello, then the scene in `records` frames (any size of scene fits), the
+	# mesh blobs first, then `sync` (docs/bridges.md, "Handshake").
+	_send_mesh_blobs(mesh_blobs)
+	var at = 0
+	while at < recs.size():
+		_send_text({"type": "records", "records": recs.slice(at, min(at + RECORDS_PER_FRAME, recs.size()))})
+		at += RECORDS_PER_FRAME
+		ws.poll()  # flush each frame: a big scene is more than the output buffer holds at once
+	_send_text({"type": "sync"})
 	hello_records = recs
 	hello_blobs = mesh_blobs
 	state = "hello"
