@@ -16,6 +16,7 @@ import { readTextures } from "./usd-shading";
 import { SideImages } from "./side-images";
 import { SkelReader } from "./usd-skel-read";
 import { readPropertyAttributes, readUserProperties } from "./usd-properties";
+import { UsdaPrescan } from "./prescan";
 
 const LIGHT_TYPES = new Set(["DistantLight", "SphereLight", "RectLight", "DiskLight", "DomeLight", "CylinderLight"]);
 // Read through the material pass, or through their Skeleton and meshes (usd-skel-read.ts).
@@ -55,6 +56,11 @@ export async function decodeUsd(files: Map<string, Uint8Array>, mainName: string
   const bytes = files.get(mainName);
   if (!bytes) throw new Error(`usd: ${mainName} not among the given files`);
   if (new TextDecoder().decode(bytes.subarray(0, 8)) === "PXR-USDC") throw new Error("usd: binary USDC is not supported; convert to USDA");
+  // The string and path lengths are measured before the text is decoded, wherever this reader is
+  // called from (import_asset pre-scans the file too; a side-file or in-process decode does not).
+  const prescan = new UsdaPrescan();
+  prescan.push(bytes);
+  prescan.end();
   const layer = parseUsda(new TextDecoder().decode(bytes));
   const warnings: string[] = [];
   const warn = (msg: string) => void (warnings.includes(msg) || warnings.push(msg));
