@@ -14,7 +14,8 @@ import { readOwnerInfo } from "../ownership/owner";
 const USAGE = `Usage: kiln blender [--background] [--script FILE]... [FILE.blend]
   --background   run Blender without a window (blender -b), e.g. on a render node or in CI
   --script FILE  run this Python file inside Blender before the bridge starts (repeatable)
-Blender is KILN_BLENDER, or blender on PATH.`;
+Blender is KILN_BLENDER, or blender on PATH. With KILN_TOKEN set (a personal access token), Blender
+connects as that token's person; otherwise with the project's bridge token.`;
 
 export async function blenderCommand(args: string[]): Promise<number> {
   let background = false;
@@ -36,7 +37,9 @@ export async function blenderCommand(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   mkdirSync(config.home, { recursive: true });
-  const { token } = loadBridgeCredentials(config.home);
+  // KILN_TOKEN (a personal access token in team mode, docs/teams.md) makes the app's hand edits that
+  // person's ("Ada in Blender"); otherwise the project's bridge token, accepted from this machine.
+  const token = process.env.KILN_TOKEN || loadBridgeCredentials(config.home).token;
   const service = readOwnerInfo(config.home)?.url ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   const url = `${service.replace(/^http/, "ws").replace(/\/$/, "")}/bridge`;
   const start = path.join(packageRoot(), "bridges/blender/start.py");

@@ -57,7 +57,7 @@ def dump(_cmd):
 
 def status(_cmd):
     s = kiln_bridge.runtime.session()
-    return {"state": getattr(s, "state", None), "pid": os.getpid()}
+    return {"state": getattr(s, "state", None), "pid": os.getpid(), "last_error": getattr(s, "last_error", None)}
 
 
 COMMANDS = {"artist5": artist5, "artist2": artist2, "nudge": nudge, "dump": dump, "status": status}
